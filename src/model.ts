@@ -1,0 +1,101 @@
+// The one result model shared by the engine, the rules, the transforms and every reporter.
+// The JSON reporter serialises these shapes as they are: field names here are a public contract.
+
+export type Severity = 'error' | 'warning' | 'info';
+
+/** How a finding gets fixed: `auto` by default, `unsafe` only with --unsafe, `manual` never by the tool, `none` nothing to fix. */
+export type FixKind = 'auto' | 'unsafe' | 'manual' | 'none';
+
+/** 1-based lines and columns; `file` is a POSIX path relative to the scanned root. */
+export interface Location {
+  file: string;
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+}
+
+export interface RelatedLocation extends Location {
+  message: string;
+}
+
+export interface Finding extends Location {
+  ruleId: string;
+  severity: Severity;
+  message: string;
+  /** One short sentence: what to do about it. */
+  hint?: string;
+  fix: FixKind;
+  /** Other sites of the same construct (e.g. the POST route that goes with a GET /sse route). */
+  related?: RelatedLocation[];
+}
+
+/** An inline or file-level ignore comment and what it silenced. */
+export interface Suppression extends Location {
+  kind: 'next-line' | 'file';
+  ruleId: string;
+  reason?: string;
+  /** How many findings it silenced; 0 means the suppression is unused (reported as `unused-suppression`). */
+  used: number;
+}
+
+/** A file the run could not handle, with the reason. Nothing is written for it. */
+export interface FileProblem {
+  file: string;
+  kind: 'unreadable' | 'binary' | 'too-large' | 'encoding' | 'parse' | 'symlink' | 'transform' | 'invalid-output' | 'write' | 'dirty';
+  message: string;
+}
+
+export interface Summary {
+  filesScanned: number;
+  filesParsed: number;
+  filesWithFindings: number;
+  findingsByRule: Record<string, number>;
+  durationMs: number;
+  /** Files that were discovered but passed over (binary, too large, unreadable…). */
+  filesSkipped: number;
+}
+
+export interface CheckResult {
+  /** Absolute path of the scanned root; every `file` is relative to it. */
+  root: string;
+  findings: Finding[];
+  suppressions: Suppression[];
+  problems: FileProblem[];
+  summary: Summary;
+}
+
+export interface FileChange {
+  file: string;
+  ruleIds: string[];
+  /** Unified diff of the change (always filled; printed for --dry-run). */
+  diff: string;
+}
+
+export interface ManualItem {
+  file: string;
+  line: number;
+  ruleId: string;
+  message: string;
+}
+
+export interface ServedEndpoint {
+  file: string;
+  line: number;
+  /** Source text of the path expression, e.g. `'/mcp'` or `MCP_PATH`. */
+  path: string;
+}
+
+export interface ApplyResult extends CheckResult {
+  dryRun: boolean;
+  target: string;
+  changes: FileChange[];
+  manual: ManualItem[];
+  endpoints: ServedEndpoint[];
+}
+
+export type AnyResult = CheckResult | ApplyResult;
+
+export function isApplyResult(result: AnyResult): result is ApplyResult {
+  return (result as ApplyResult).changes !== undefined;
+}
