@@ -1,0 +1,81 @@
+// Semantic facts about one file, computed lazily once and shared by every rule.
+import { Node, SyntaxKind, type SourceFile } from 'ts-morph';
+import { resolveOrigin, type ImportOrigin } from './resolve';
+import { isMcpModule, isSdkSymbol, type SdkSymbol } from './sdk-modules';
+import { valueOrigins } from './values';
+import { routeCalls, type RouteCall } from './routes';
+import { toolRegistrations, type ToolRegistration } from './tools';
+
+export interface ProjectFacts {
+  /** Some file reads the Origin header or installs an Origin-validating middleware. */
+  validatesOrigin: boolean;
+}
+
+export class FileFacts {
+  private toolsCache?: ToolRegistration[];
+  private importsMcpCache?: boolean;
+
+  constructor(
+    readonly sourceFile: SourceFile,
+    readonly project: ProjectFacts,
+  ) {}
+
+  /** The file imports (or requires) the MCP SDK or an MCP framework, or hand-rolls the protocol's HTTP side. */
+  get importsMcp(): boolean {
+    if (this.importsMcpCache === undefined) {
+      const esm = this.sourceFile.getImportDeclarations().some((d) => isMcpModule(d.getModuleSpecifierValue()));
+      const cjs = /require\(\s*['"](?:@modelcontextprotocol\/|agents\/mcp|fastmcp|mcp-framework)/.test(this.sourceFile.getFullText());
+      const reexport = this.sourceFile.getExportDeclarations().some((d) => isMcpModule(d.getModuleSpecifierValue() ?? ''));
+      // A hand-rolled server speaks the protocol without importing it.
+      const handRolled = /event:\s*endpoint\b|mcp-session-id/i.test(this.sourceFile.getFullText());
+      this.importsMcpCache = esm || cjs || reexport || handRolled;
+    }
+    return this.importsMcpCache;
+  }
+
+  origin(expression: Node): ImportOrigin | undefined {
+    return resolveOrigin(expression);
+  }
+
+  /** The expression (a class reference) resolves to this SDK symbol. */
+  is(expression: Node, symbol: SdkSymbol): boolean {
+    return isSdkSymbol(resolveOrigin(expression), symbol);
+  }
+
+  /** The value may hold an instance of this SDK class (or a container of them). */
+  holds(expression: Node, symbol: SdkSymbol): boolean {
+    return valueOrigins(expression).some((origin) => isSdkSymbol(origin, symbol));
+  }
+
+  /** `new X(...)` expressions whose class resolves to the symbol. */
+  constructions(symbol: SdkSymbol) {
+    return this.sourceFile.getDescendantsOfKind(SyntaxKind.NewExpression).filter((n) => this.is(n.getExpression(), symbol));
+  }
+
+  /** Calls `recv.method(...)` whose receiver holds one of the symbols. */
+  methodCalls(method: string, symbols: SdkSymbol[]) {
+    return this.sourceFile.getDescendantsOfKind(SyntaxKind.CallExpression).filter((call) => {
+      const callee = call.getExpression();
+      return Node.isPropertyAccessExpression(callee) && callee.getName() === method && symbols.some((s) => this.holds(callee.getExpression(), s));
+    });
+  }
+
+  get routes(): RouteCall[] {
+    return routeCalls(this.sourceFile);
+  }
+
+  get tools(): ToolRegistration[] {
+    this.toolsCache ??= this.importsMcp ? toolRegistrations(this.sourceFile) : [];
+    return this.toolsCache;
+  }
+}
+
+/** String literals (and no-substitution templates) in the file whose value matches. */
+export function stringLiterals(file: SourceFile, pattern: RegExp): Node[] {
+  const result: Node[] = [];
+  file.forEachDescendant((node) => {
+    if ((Node.isStringLiteral(node) || Node.isNoSubstitutionTemplateLiteral(node)) && pattern.test(node.getLiteralValue())) result.push(node);
+    else if (Node.isTemplateExpression(node) && pattern.test(node.getText())) result.push(node);
+  });
+  return result;
+}

@@ -1,0 +1,351 @@
+// The HTTP routing model: which method(s) and path reach a piece of code. Covers framework calls
+// (express/Router/koa-router/hono/fastify: `app.get(path, …handlers)`, `app.all`, `app.use`, `app.on`,
+// `fastify.route({ method, url, handler })`) and hand-written branches (`if (req.method === 'GET' &&
+// url.pathname === '/sse')`, `switch (req.method)`) as in node:http servers and fetch handlers.
+import { Node, SyntaxKind, type CallExpression, type SourceFile } from 'ts-morph';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS';
+/** `any`: a method-agnostic registration (`app.all`, `app.use`, a branch with no method test). */
+export type MethodSet = ReadonlySet<HttpMethod> | 'any';
+
+export interface RouteCall {
+  call: CallExpression;
+  receiver: Node;
+  methods: MethodSet;
+  /** Path argument (absent for path-less `use`). */
+  path?: Node;
+  /** Arguments between the path and the final handler (middleware, options). */
+  middlewares: Node[];
+  /** The final handler argument as written. */
+  handlerArg: Node;
+  /** The function it resolves to, when it is one. */
+  handler?: Node;
+}
+
+export interface RouteContext {
+  /** Effective methods; `unknown` when the code is not reached from any route we can see. */
+  methods: MethodSet | 'unknown';
+  /** Path expressions constraining the code, innermost first. */
+  paths: Node[];
+  /** The route registrations the code is reached from. */
+  routes: RouteCall[];
+}
+
+const CALL_METHODS: Record<string, MethodSet> = {
+  get: new Set<HttpMethod>(['GET']),
+  post: new Set<HttpMethod>(['POST']),
+  put: new Set<HttpMethod>(['PUT']),
+  patch: new Set<HttpMethod>(['PATCH']),
+  delete: new Set<HttpMethod>(['DELETE']),
+  del: new Set<HttpMethod>(['DELETE']),
+  head: new Set<HttpMethod>(['HEAD']),
+  options: new Set<HttpMethod>(['OPTIONS']),
+  all: 'any',
+  use: 'any',
+};
+
+const routeCache = new WeakMap<SourceFile, RouteCall[]>();
+
+export function routeCalls(file: SourceFile): RouteCall[] {
+  let cached = routeCache.get(file);
+  if (!cached) {
+    cached = file.getDescendantsOfKind(SyntaxKind.CallExpression).flatMap((call) => asRouteCall(call) ?? []);
+    routeCache.set(file, cached);
+  }
+  return cached;
+}
+
+export function isFunctionLike(node: Node | undefined): boolean {
+  return !!node && (Node.isArrowFunction(node) || Node.isFunctionExpression(node) || Node.isFunctionDeclaration(node) || Node.isMethodDeclaration(node));
+}
+
+function isPathLike(node: Node): boolean {
+  return (
+    Node.isStringLiteral(node) ||
+    Node.isNoSubstitutionTemplateLiteral(node) ||
+    Node.isTemplateExpression(node) ||
+    Node.isIdentifier(node) ||
+    Node.isPropertyAccessExpression(node) ||
+    Node.isRegularExpressionLiteral(node) ||
+    (Node.isArrayLiteralExpression(node) && node.getElements().every(isPathLike)) ||
+    (Node.isBinaryExpression(node) && node.getOperatorToken().getKind() === SyntaxKind.PlusToken)
+  );
+}
+
+/** The function a handler argument denotes: itself, a named function, or the function wrapped by `asyncHandler(fn)`. */
+export function resolveHandler(arg: Node | undefined, depth = 0): Node | undefined {
+  if (!arg || depth > 3) return undefined;
+  if (isFunctionLike(arg)) return arg;
+  if (Node.isIdentifier(arg)) {
+    for (const declaration of arg.getSymbol()?.getDeclarations() ?? []) {
+      if (Node.isFunctionDeclaration(declaration)) return declaration;
+      if (Node.isVariableDeclaration(declaration)) {
+        const init = declaration.getInitializer();
+        if (init) return resolveHandler(init, depth + 1);
+      }
+      if (Node.isImportSpecifier(declaration)) {
+        const target = importedDeclaration(declaration);
+        if (target) return resolveHandler(target, depth + 1);
+      }
+    }
+    return undefined;
+  }
+  if (Node.isCallExpression(arg)) {
+    const inner = arg.getArguments().find(isFunctionLike);
+    return inner;
+  }
+  if (Node.isFunctionDeclaration(arg)) return arg;
+  return undefined;
+}
+
+/** For `import { x } from './local'`, the declaration of `x` in that project file. */
+function importedDeclaration(specifier: Node): Node | undefined {
+  if (!Node.isImportSpecifier(specifier)) return undefined;
+  const file = specifier.getImportDeclaration().getModuleSpecifierSourceFile();
+  if (!file) return undefined;
+  const name = specifier.getNameNode().getText();
+  const symbol = file.getExportSymbols().find((s) => s.getName() === name);
+  const declaration = symbol?.getAliasedSymbol()?.getDeclarations()[0] ?? symbol?.getDeclarations()[0];
+  if (!declaration) return undefined;
+  if (Node.isVariableDeclaration(declaration)) return declaration.getInitializer();
+  return declaration;
+}
+
+function asRouteCall(call: CallExpression): RouteCall | undefined {
+  const callee = call.getExpression();
+  if (!Node.isPropertyAccessExpression(callee)) return undefined;
+  const name = callee.getName();
+  const args = call.getArguments();
+  const receiver = callee.getExpression();
+
+  if (name === 'route' && args.length === 1 && Node.isObjectLiteralExpression(args[0])) {
+    return fastifyRoute(call, receiver, args[0]);
+  }
+  if (name === 'on' && args.length >= 3 && isPathLike(args[1])) {
+    const methods = methodsFromLiteral(args[0]);
+    if (!methods) return undefined;
+    return build(call, receiver, methods, args[1], args.slice(2));
+  }
+  const methods = CALL_METHODS[name];
+  if (!methods || args.length === 0) return undefined;
+  const chainPath = routeChainPath(receiver);
+  if (chainPath) return build(call, receiver, methods, chainPath, args);
+  if (name === 'use' && args.length >= 1 && !isPathLike(args[0])) {
+    // path-less middleware: app.use(handler)
+    const handlerArg = args[args.length - 1];
+    if (!isFunctionLike(resolveHandler(handlerArg))) return undefined;
+    return { call, receiver, methods, middlewares: args.slice(0, -1), handlerArg, handler: resolveHandler(handlerArg) };
+  }
+  if (args.length < 2 || !isPathLike(args[0])) return undefined;
+  return build(call, receiver, methods, args[0], args.slice(1));
+}
+
+/** express `app.route('/mcp').post(h).get(h)`: the path of the `.route(path)` call the chain starts from. */
+function routeChainPath(receiver: Node): Node | undefined {
+  let current: Node = receiver;
+  for (let i = 0; i < 12 && Node.isCallExpression(current); i++) {
+    const callee = current.getExpression();
+    if (!Node.isPropertyAccessExpression(callee)) return undefined;
+    const args = current.getArguments();
+    if (callee.getName() === 'route' && args.length === 1 && isPathLike(args[0])) return args[0];
+    if (!CALL_METHODS[callee.getName()]) return undefined;
+    current = callee.getExpression();
+  }
+  return undefined;
+}
+
+function build(call: CallExpression, receiver: Node, methods: MethodSet, path: Node, rest: Node[]): RouteCall | undefined {
+  const handlerArg = rest[rest.length - 1];
+  const handler = resolveHandler(handlerArg);
+  // `map.get(key, fallback)`-like calls are not routes: require a function or a router/app to mount.
+  if (!handler && !(methods === 'any' && (Node.isIdentifier(handlerArg) || Node.isCallExpression(handlerArg) || Node.isPropertyAccessExpression(handlerArg)))) {
+    return undefined;
+  }
+  return { call, receiver, methods, path, middlewares: rest.slice(0, -1), handlerArg, handler };
+}
+
+function fastifyRoute(call: CallExpression, receiver: Node, options: Node): RouteCall | undefined {
+  if (!Node.isObjectLiteralExpression(options)) return undefined;
+  const prop = (key: string) => {
+    const p = options.getProperty(key);
+    return p && Node.isPropertyAssignment(p) ? p.getInitializer() : p && Node.isMethodDeclaration(p) ? p : undefined;
+  };
+  const method = prop('method');
+  const url = prop('url') ?? prop('path');
+  const handlerArg = prop('handler');
+  if (!method || !url || !handlerArg) return undefined;
+  const methods = methodsFromLiteral(method);
+  if (!methods) return undefined;
+  return { call, receiver, methods, path: url, middlewares: [], handlerArg, handler: resolveHandler(handlerArg) };
+}
+
+function methodsFromLiteral(node: Node): MethodSet | undefined {
+  const values = Node.isArrayLiteralExpression(node) ? node.getElements() : [node];
+  const methods = new Set<HttpMethod>();
+  for (const value of values) {
+    if (!Node.isStringLiteral(value) && !Node.isNoSubstitutionTemplateLiteral(value)) return undefined;
+    const text = value.getLiteralValue().toUpperCase();
+    if (text === 'ALL' || text === '*') return 'any';
+    methods.add(text as HttpMethod);
+  }
+  return methods;
+}
+
+/** Static string value of a path expression, when it has one (literals and `const` bindings, object constants). */
+export function staticString(node: Node | undefined, depth = 0): string | undefined {
+  if (!node || depth > 4) return undefined;
+  if (Node.isStringLiteral(node) || Node.isNoSubstitutionTemplateLiteral(node)) return node.getLiteralValue();
+  if (Node.isIdentifier(node) || Node.isPropertyAccessExpression(node)) {
+    const nameNode = Node.isPropertyAccessExpression(node) ? node.getNameNode() : node;
+    for (const declaration of nameNode.getSymbol()?.getDeclarations() ?? []) {
+      if (Node.isVariableDeclaration(declaration) || Node.isPropertyAssignment(declaration)) {
+        const value = staticString(declaration.getInitializer(), depth + 1);
+        if (value !== undefined) return value;
+      }
+    }
+  }
+  return undefined;
+}
+
+// ---- branch constraints ---------------------------------------------------------------------------
+
+interface BranchConstraint {
+  methods?: Set<HttpMethod>;
+  paths: Node[];
+}
+
+const METHOD_EXPR = /(?:^|\.)method$/i;
+const PATH_EXPR = /(?:^|[.\s(])(?:url|pathname|path|routePath|route)$/i;
+
+/** Positive method/path tests in an `if` condition (`&&`/`||` chains of `===` against literals). */
+export function conditionConstraint(condition: Node): BranchConstraint {
+  const constraint: BranchConstraint = { paths: [] };
+  const visit = (node: Node) => {
+    const n = Node.isParenthesizedExpression(node) ? node.getExpression() : node;
+    if (Node.isBinaryExpression(n)) {
+      const op = n.getOperatorToken().getKind();
+      if (op === SyntaxKind.AmpersandAmpersandToken || op === SyntaxKind.BarBarToken) {
+        visit(n.getLeft());
+        visit(n.getRight());
+        return;
+      }
+      if (op === SyntaxKind.EqualsEqualsEqualsToken || op === SyntaxKind.EqualsEqualsToken) {
+        const [subject, literal] = Node.isStringLiteral(n.getRight()) || Node.isNoSubstitutionTemplateLiteral(n.getRight())
+          ? [n.getLeft(), n.getRight()]
+          : [n.getRight(), n.getLeft()];
+        if (!(Node.isStringLiteral(literal) || Node.isNoSubstitutionTemplateLiteral(literal))) {
+          // url.pathname === MCP_PATH
+          if (PATH_EXPR.test(n.getLeft().getText())) constraint.paths.push(n.getRight());
+          return;
+        }
+        const subjectText = subject.getText();
+        if (METHOD_EXPR.test(subjectText)) {
+          (constraint.methods ??= new Set()).add(literal.getLiteralValue().toUpperCase() as HttpMethod);
+        } else if (PATH_EXPR.test(subjectText)) {
+          constraint.paths.push(literal);
+        }
+      }
+      return;
+    }
+    if (Node.isCallExpression(n)) {
+      const callee = n.getExpression();
+      if (Node.isPropertyAccessExpression(callee) && /^(?:startsWith|endsWith|includes)$/.test(callee.getName()) && PATH_EXPR.test(callee.getExpression().getText())) {
+        const [arg] = n.getArguments();
+        if (arg) constraint.paths.push(arg);
+      }
+    }
+  };
+  visit(condition);
+  return constraint;
+}
+
+function switchCaseMethods(clause: Node): { methods?: Set<HttpMethod>; paths: Node[] } | undefined {
+  if (!Node.isCaseClause(clause)) return undefined;
+  const switchStatement = clause.getParent()?.getParent();
+  if (!switchStatement || !Node.isSwitchStatement(switchStatement)) return undefined;
+  const subject = switchStatement.getExpression().getText();
+  const expr = clause.getExpression();
+  if (!Node.isStringLiteral(expr)) return undefined;
+  if (METHOD_EXPR.test(subject)) return { methods: new Set([expr.getLiteralValue().toUpperCase() as HttpMethod]), paths: [] };
+  if (PATH_EXPR.test(subject)) return { paths: [expr] };
+  return undefined;
+}
+
+/**
+ * The route contexts that reach `node`: walk out through branches and the enclosing function; when the
+ * function is a route handler, or a named function passed as one, take that route's method and path.
+ */
+export function routeContextsOf(node: Node, depth = 0): RouteContext[] {
+  let methods: MethodSet | 'unknown' = 'unknown';
+  const paths: Node[] = [];
+  let child: Node = node;
+  let current: Node | undefined = node.getParent();
+  while (current) {
+    if (Node.isIfStatement(current) && current.getThenStatement() === child) {
+      const c = conditionConstraint(current.getExpression());
+      if (c.methods && methods === 'unknown') methods = c.methods;
+      paths.push(...c.paths);
+    } else if (Node.isCaseClause(current)) {
+      const c = switchCaseMethods(current);
+      if (c?.methods && methods === 'unknown') methods = c.methods;
+      if (c) paths.push(...c.paths);
+    } else if (isFunctionLike(current)) {
+      const routes = routesForFunction(current, depth);
+      if (routes.length > 0) {
+        return routes.map((route) => ({
+          methods: methods === 'unknown' ? route.methods : methods,
+          paths: route.path ? [...paths, route.path] : paths,
+          routes: [route],
+        }));
+      }
+      // A function that is not a route handler: keep walking out (closures inside a request handler, e.g. http.createServer callback).
+    }
+    child = current;
+    current = current.getParent();
+  }
+  if (methods === 'unknown' && paths.length === 0) return [];
+  return [{ methods: methods === 'unknown' && paths.length > 0 ? 'any' : methods, paths, routes: [] }];
+}
+
+function routesForFunction(fn: Node, depth: number): RouteCall[] {
+  const file = fn.getSourceFile();
+  const direct = routeCalls(file).filter((route) => route.handler === fn || (route.handlerArg !== fn && route.handlerArg.getDescendants().includes(fn) && isWrapperCall(route.handlerArg)));
+  if (direct.length > 0 || depth > 2) return direct;
+  // A named handler: find where it is passed to a route registration (same file, or files importing it).
+  const nameNode = functionNameNode(fn);
+  if (!nameNode) return [];
+  const found: RouteCall[] = [];
+  for (const reference of referencesOf(nameNode)) {
+    const routeFile = reference.getSourceFile();
+    for (const route of routeCalls(routeFile)) {
+      if (route.handlerArg === reference || route.middlewares.includes(reference) || route.handlerArg.getDescendants().includes(reference)) {
+        found.push(route);
+      }
+    }
+  }
+  return found;
+}
+
+function isWrapperCall(node: Node): boolean {
+  return Node.isCallExpression(node);
+}
+
+function functionNameNode(fn: Node): Node | undefined {
+  if (Node.isFunctionDeclaration(fn)) return fn.getNameNode();
+  const parent = fn.getParent();
+  if (parent && Node.isVariableDeclaration(parent) && Node.isIdentifier(parent.getNameNode())) return parent.getNameNode();
+  return undefined;
+}
+
+function referencesOf(nameNode: Node): Node[] {
+  if (!Node.isIdentifier(nameNode)) return [];
+  try {
+    return nameNode.findReferencesAsNodes().filter((ref) => ref !== nameNode);
+  } catch {
+    return [];
+  }
+}
+
+export function methodsInclude(methods: MethodSet | 'unknown', method: HttpMethod): boolean {
+  return methods === 'any' || (methods !== 'unknown' && methods.has(method));
+}

@@ -1,0 +1,76 @@
+// Which module specifiers are the MCP SDK (v1 and v2) and the frameworks we recognise.
+// Matching is on resolved import origins, never on bare names (two frameworks ship their own `SSEServerTransport`).
+
+/** `@modelcontextprotocol/sdk/dist/esm/server/sse.js` and `…/server/sse` both become `@modelcontextprotocol/sdk/server/sse`. */
+export function normalizeModule(specifier: string): string {
+  return specifier
+    .replace(/^(@modelcontextprotocol\/sdk)\/dist\/(?:esm|cjs)\//, '$1/')
+    .replace(/\.(?:js|mjs|cjs|ts)$/, '');
+}
+
+const SSE_SERVER = new Set([
+  '@modelcontextprotocol/sdk/server/sse',
+  '@modelcontextprotocol/server-legacy/sse',
+  '@modelcontextprotocol/server-legacy',
+]);
+const STREAMABLE_SERVER = new Set([
+  '@modelcontextprotocol/sdk/server/streamableHttp',
+  '@modelcontextprotocol/sdk/server/webStandardStreamableHttp',
+  '@modelcontextprotocol/node',
+  '@modelcontextprotocol/server',
+]);
+const SERVER_CLASSES = new Set([
+  '@modelcontextprotocol/sdk/server/mcp',
+  '@modelcontextprotocol/sdk/server/index',
+  '@modelcontextprotocol/server',
+]);
+const TYPES = new Set(['@modelcontextprotocol/sdk/types', '@modelcontextprotocol/server', '@modelcontextprotocol/core']);
+const SSE_CLIENT = new Set(['@modelcontextprotocol/sdk/client/sse', '@modelcontextprotocol/client']);
+
+export type SdkSymbol =
+  | 'SSEServerTransport'
+  | 'StreamableHTTPServerTransport'
+  | 'McpServer'
+  | 'isInitializeRequest'
+  | 'SSEClientTransport'
+  | 'McpAgent'
+  | 'FastMCP'
+  | 'MCPServerFramework'
+  | 'createMcpExpressApp';
+
+/** Does an import origin (module + exported name) denote this SDK or framework symbol? */
+export function isSdkSymbol(origin: { module: string; name: string } | undefined, symbol: SdkSymbol): boolean {
+  if (!origin) return false;
+  const mod = normalizeModule(origin.module);
+  switch (symbol) {
+    case 'SSEServerTransport':
+      return origin.name === 'SSEServerTransport' && SSE_SERVER.has(mod);
+    case 'StreamableHTTPServerTransport':
+      return (
+        /^(?:Node|WebStandard)?StreamableHTTPServerTransport$/.test(origin.name) && STREAMABLE_SERVER.has(mod)
+      );
+    case 'McpServer':
+      return (origin.name === 'McpServer' || origin.name === 'Server') && SERVER_CLASSES.has(mod);
+    case 'isInitializeRequest':
+      return origin.name === 'isInitializeRequest' && TYPES.has(mod);
+    case 'SSEClientTransport':
+      return origin.name === 'SSEClientTransport' && SSE_CLIENT.has(mod);
+    case 'McpAgent':
+      return origin.name === 'McpAgent' && (mod === 'agents/mcp' || mod === 'agents');
+    case 'FastMCP':
+      return origin.name === 'FastMCP' && mod === 'fastmcp';
+    case 'MCPServerFramework':
+      return origin.name === 'MCPServer' && mod === 'mcp-framework';
+    case 'createMcpExpressApp':
+      return origin.name === 'createMcpExpressApp' && (mod === '@modelcontextprotocol/sdk/server/express' || mod === '@modelcontextprotocol/express');
+  }
+}
+
+/** v2 `createMcpExpressApp` validates Origin as well as Host; v1's checks Host only. */
+export function validatesOrigin(origin: { module: string; name: string }): boolean {
+  return normalizeModule(origin.module) === '@modelcontextprotocol/express';
+}
+
+export function isMcpModule(specifier: string): boolean {
+  return /^@modelcontextprotocol\//.test(specifier) || /^(?:agents\/mcp|fastmcp|mcp-framework)$/.test(specifier);
+}

@@ -1,0 +1,135 @@
+// Handle stage: parse candidate files into one ts-morph project (so imports resolve across files),
+// run every enabled rule on every file, then apply suppressions and collect migration markers.
+import { Project, ts, type Node, type SourceFile } from 'ts-morph';
+import type { Finding, FixKind, Suppression } from '../model';
+import type { Rule } from '../rules/rule';
+import { FileFacts, type ProjectFacts } from '../analysis/file-facts';
+import { fileValidatesOrigin } from '../rules/origin-validation';
+import { applySuppressions, parseSuppressions } from './suppressions';
+import { findMarkers } from './markers';
+
+export interface SourceInput {
+  absPath: string;
+  relPath: string;
+  text: string;
+}
+
+export interface FileAnalysis {
+  relPath: string;
+  findings: Finding[];
+  suppressions: Suppression[];
+  /** First syntax error, when the file does not parse; no rule runs on such a file. */
+  parseError?: string;
+}
+
+export interface Analysis {
+  project: Project;
+  files: FileAnalysis[];
+  sourceFile(relPath: string): SourceFile | undefined;
+}
+
+export function createProject(): Project {
+  return new Project({
+    useInMemoryFileSystem: true,
+    skipAddingFilesFromTsConfig: true,
+    skipFileDependencyResolution: true,
+    compilerOptions: {
+      allowJs: true,
+      checkJs: false,
+      noLib: true,
+      noResolve: false,
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.ESNext,
+      moduleResolution: ts.ModuleResolutionKind.Bundler,
+      jsx: ts.JsxEmit.Preserve,
+      allowImportingTsExtensions: true,
+      noEmit: true,
+    },
+  });
+}
+
+/** Syntax errors of a file, as `line:col message` (1-based), or undefined when it parses. */
+export function syntaxError(sourceFile: SourceFile): string | undefined {
+  const diagnostics = (sourceFile.compilerNode as unknown as { parseDiagnostics?: ts.DiagnosticWithLocation[] }).parseDiagnostics ?? [];
+  const first = diagnostics[0];
+  if (!first) return undefined;
+  const { line, character } = sourceFile.compilerNode.getLineAndCharacterOfPosition(first.start);
+  return `${line + 1}:${character + 1} ${ts.flattenDiagnosticMessageText(first.messageText, ' ')}`;
+}
+
+export function analyzeSources(sources: SourceInput[], rules: readonly Rule[]): Analysis {
+  const project = createProject();
+  const byRel = new Map<string, SourceFile>();
+  for (const source of sources) {
+    byRel.set(source.relPath, project.createSourceFile(source.absPath, source.text, { overwrite: true }));
+  }
+  const projectFacts: ProjectFacts = { validatesOrigin: false };
+  const parsed: Array<[SourceInput, SourceFile]> = [];
+  const files: FileAnalysis[] = [];
+  for (const source of sources) {
+    const sourceFile = byRel.get(source.relPath)!;
+    const parseError = syntaxError(sourceFile);
+    if (parseError) {
+      files.push({ relPath: source.relPath, findings: [], suppressions: [], parseError });
+      continue;
+    }
+    parsed.push([source, sourceFile]);
+    if (!projectFacts.validatesOrigin && fileValidatesOrigin(sourceFile)) projectFacts.validatesOrigin = true;
+  }
+  for (const [source, sourceFile] of parsed) {
+    files.push(analyzeFile(source.relPath, sourceFile, projectFacts, rules));
+  }
+  files.sort((a, b) => a.relPath.localeCompare(b.relPath));
+  return { project, files, sourceFile: (relPath) => byRel.get(relPath) };
+}
+
+function analyzeFile(relPath: string, sourceFile: SourceFile, projectFacts: ProjectFacts, rules: readonly Rule[]): FileAnalysis {
+  const facts = new FileFacts(sourceFile, projectFacts);
+  const raw: Finding[] = [];
+  const seen = new Set<string>();
+  for (const rule of rules) {
+    const report = (node: Node, message: string, options: { hint?: string; fix?: FixKind; related?: Array<{ node: Node; message: string }> } = {}) => {
+      const finding: Finding = {
+        ruleId: rule.meta.id,
+        severity: rule.meta.severity,
+        message,
+        ...locate(relPath, node),
+        fix: options.fix ?? rule.meta.fix,
+      };
+      const hint = options.hint ?? rule.meta.hint;
+      if (hint) finding.hint = hint;
+      if (options.related?.length) {
+        finding.related = options.related.map(({ node: other, message: relatedMessage }) => ({
+          ...locate(relativeTo(relPath, sourceFile, other), other),
+          message: relatedMessage,
+        }));
+      }
+      const key = `${finding.ruleId}:${finding.line}:${finding.column}:${finding.message}`;
+      if (seen.has(key)) return;
+      seen.add(key);
+      raw.push(finding);
+    };
+    rule.check({ sourceFile, facts, report });
+  }
+  raw.push(...findMarkers(relPath, sourceFile));
+  const suppressions = parseSuppressions(relPath, sourceFile.getFullText());
+  const findings = applySuppressions(raw, suppressions, relPath);
+  return { relPath, findings, suppressions };
+}
+
+/** Related nodes may sit in another project file; express their path relative to the same root. */
+function relativeTo(relPath: string, sourceFile: SourceFile, other: Node): string {
+  const otherFile = other.getSourceFile();
+  if (otherFile === sourceFile) return relPath;
+  const base = sourceFile.getFilePath();
+  const rootPrefix = base.slice(0, base.length - relPath.length);
+  const otherPath = otherFile.getFilePath();
+  return otherPath.startsWith(rootPrefix) ? otherPath.slice(rootPrefix.length) : otherPath;
+}
+
+export function locate(file: string, node: Node) {
+  const sourceFile = node.getSourceFile();
+  const start = sourceFile.getLineAndColumnAtPos(node.getStart());
+  const end = sourceFile.getLineAndColumnAtPos(node.getEnd());
+  return { file, line: start.line, column: start.column, endLine: end.line, endColumn: end.column };
+}

@@ -1,0 +1,48 @@
+// The public rule catalog. Ids are stable: CI configs, suppressions and SARIF results refer to them.
+import type { Rule, RuleMeta } from './rule';
+import { legacySseTransport } from './legacy-sse-transport';
+import { sessionId } from './session-id';
+import { getStream } from './get-stream';
+import { deleteSession } from './delete-session';
+import { lastEventId } from './last-event-id';
+import { sharedServerInstance } from './shared-server-instance';
+import { originValidation } from './origin-validation';
+import { sessionState } from './session-state';
+import { idempotencyHint } from './idempotency-hint';
+import { localBind } from './local-bind';
+import { deprecatedTransportOptions } from './deprecated-transport-options';
+import { legacySseClient } from './legacy-sse-client';
+
+export const allRules: readonly Rule[] = [
+  legacySseTransport,
+  sessionId,
+  getStream,
+  deleteSession,
+  lastEventId,
+  sharedServerInstance,
+  originValidation,
+  sessionState,
+  idempotencyHint,
+  localBind,
+  deprecatedTransportOptions,
+  legacySseClient,
+];
+
+/** Findings the engine itself produces (markers, suppressions), described like rules for the reporters. */
+export const engineRuleMetas: readonly RuleMeta[] = [
+  {
+    id: 'unused-suppression',
+    title: 'An mcp-migrate-ignore comment that silences nothing',
+    severity: 'warning',
+    fix: 'manual',
+    doc: 'A suppression comment whose rule no longer reports anything on its line (or file) hides nothing and should be removed, so that it cannot hide a future regression.',
+    hint: 'Delete the comment.',
+    sources: [],
+  },
+];
+
+export const allRuleMetas: readonly RuleMeta[] = [...allRules.map((r) => r.meta), ...engineRuleMetas];
+
+export function ruleById(id: string): Rule | undefined {
+  return allRules.find((rule) => rule.meta.id === id);
+}

@@ -1,0 +1,48 @@
+import { SyntaxKind } from 'ts-morph';
+import type { Rule } from './rule';
+import { stringLiterals } from '../analysis/file-facts';
+import { propertyAssignmentsNamed } from './shared';
+
+export const lastEventId: Rule = {
+  meta: {
+    id: 'last-event-id',
+    title: 'SSE resumability: event stores, Last-Event-ID and retry intervals',
+    severity: 'error',
+    fix: 'auto',
+    doc:
+      'Protocol revision 2026-07-28 drops SSE resumability and redelivery: "Resumable SSE streams via `Last-Event-ID` are not ' +
+      'supported"; a broken response stream loses the in-flight request and the client re-issues it with a new id. Servers ' +
+      'SHOULD ignore `Last-Event-ID`. This rule finds transport `eventStore` options (including `InMemoryEventStore` from the ' +
+      'SDK examples or a local copy), `retryInterval`, ' +
+      '`closeSSEStream` and code that reads `last-event-id`.',
+    hint: 'Remove the event store; make tools safe to re-run instead (see `idempotency-hint`).',
+    sources: [
+      'spec 2026-07-28 changelog.mdx § Major changes 9',
+      'spec 2026-07-28 basic/transports/streamable-http.mdx § Receiving Messages',
+      'typescript-sdk v1.x src/examples/shared/inMemoryEventStore.ts',
+    ],
+  },
+  check({ sourceFile, facts, report }) {
+    const text = sourceFile.getFullText();
+    if (!facts.importsMcp && !/last-event-id|storeEvent/i.test(text)) return;
+    for (const prop of propertyAssignmentsNamed(sourceFile, 'eventStore')) {
+      report(prop, 'Resumability: `eventStore` replays SSE events after `Last-Event-ID`, which stateless Streamable HTTP does not support.');
+    }
+    for (const prop of propertyAssignmentsNamed(sourceFile, 'retryInterval')) {
+      report(prop, 'Resumability: `retryInterval` tells clients to reconnect and resume a stream.');
+    }
+    for (const access of sourceFile.getDescendantsOfKind(SyntaxKind.PropertyAccessExpression)) {
+      if (access.getName() === 'closeSSEStream') {
+        report(access, 'Resumability: `closeSSEStream` ends a stream so the client resumes it with `Last-Event-ID`.', { fix: 'manual' });
+      }
+    }
+    for (const literal of stringLiterals(sourceFile, /^last-event-id$/i)) {
+      report(literal, 'Resumability: the `Last-Event-ID` header is read to replay missed events.', { fix: 'manual' });
+    }
+    for (const declaration of sourceFile.getImportDeclarations()) {
+      if (/examples\/shared\/inMemoryEventStore/.test(declaration.getModuleSpecifierValue())) {
+        report(declaration, 'Resumability: `InMemoryEventStore` from the SDK examples.');
+      }
+    }
+  },
+};

@@ -1,0 +1,109 @@
+import { Node, SyntaxKind } from 'ts-morph';
+import type { Rule } from './rule';
+import { stringLiterals } from '../analysis/file-facts';
+import { isSdkSymbol } from '../analysis/sdk-modules';
+import { resolveOrigin } from '../analysis/resolve';
+import { transportStores } from './shared';
+
+export const legacySseTransport: Rule = {
+  meta: {
+    id: 'legacy-sse-transport',
+    title: 'The deprecated 2024-11-05 HTTP+SSE transport (GET stream + POST messages endpoint)',
+    severity: 'error',
+    fix: 'auto',
+    doc:
+      'The HTTP+SSE transport of protocol revision 2024-11-05 — a GET endpoint that opens an event stream whose first ' +
+      '`endpoint` event names a second POST endpoint keyed by `sessionId` — is deprecated since 2025-03-26 (SEP-2596) and ' +
+      'eligible for removal. Existing implementations SHOULD migrate to Streamable HTTP: one POST endpoint. This rule finds ' +
+      'the SDK `SSEServerTransport` (v1 `sdk/server/sse.js`, v2 `server-legacy/sse`, through aliases, `require`, namespaces ' +
+      'and re-export files), hand-rolled `event: endpoint` streams, Cloudflare agents `McpAgent.serveSSE`/`mount`/' +
+      "`serve(…, { transport: 'sse' | 'auto' })`, fastmcp `transportType: 'sse'` and mcp-framework `transport: { type: 'sse' }`.",
+    hint: 'Serve stateless Streamable HTTP on one POST endpoint; `mcp-migrate apply` rewrites SDK servers.',
+    sources: [
+      'spec 2026-07-28 basic/transports/streamable-http.mdx § HTTP+SSE Transport (2024-11-05)',
+      'spec 2026-07-28 deprecated.mdx (SEP-2596)',
+      'typescript-sdk v1.x src/server/sse.ts (@deprecated)',
+    ],
+  },
+  check({ sourceFile, facts, report }) {
+    const postMessages = facts.methodCalls('handlePostMessage', ['SSEServerTransport']);
+    for (const construction of facts.constructions('SSEServerTransport')) {
+      report(construction, 'Legacy HTTP+SSE transport: `SSEServerTransport` serves the deprecated two-endpoint GET stream + POST messages protocol.', {
+        related: [
+          ...postMessages.map((node) => ({ node, message: 'POST messages endpoint of the same transport' })),
+          ...transportStores(facts, ['SSEServerTransport']).map((node) => ({ node, message: 'the transport is stored by its sessionId' })),
+        ],
+      });
+    }
+    if (facts.constructions('SSEServerTransport').length === 0) {
+      for (const call of postMessages) {
+        report(call, 'Legacy HTTP+SSE transport: `handlePostMessage` serves the POST half of the deprecated HTTP+SSE transport.');
+      }
+    }
+    for (const literal of stringLiterals(sourceFile, /event:\s*endpoint\b/)) {
+      report(literal, 'Hand-rolled HTTP+SSE transport: an `event: endpoint` stream is the deprecated 2024-11-05 handshake.', {
+        fix: 'manual',
+        hint: 'Replace the hand-written stream with the SDK Streamable HTTP transport in stateless mode.',
+      });
+    }
+    checkFrameworks(sourceFile, facts, report);
+  },
+};
+
+function checkFrameworks(sourceFile: Node, facts: Parameters<Rule['check']>[0]['facts'], report: Parameters<Rule['check']>[0]['report']) {
+  for (const call of sourceFile.getDescendantsOfKind(SyntaxKind.CallExpression)) {
+    const callee = call.getExpression();
+    if (!Node.isPropertyAccessExpression(callee)) continue;
+    const method = callee.getName();
+    const args = call.getArguments();
+    if ((method === 'serveSSE' || method === 'mount' || method === 'serve') && extendsMcpAgent(callee.getExpression())) {
+      const options = args[1];
+      const transport = options && Node.isObjectLiteralExpression(options) ? literalProperty(options, 'transport') : undefined;
+      if (method === 'serve' && transport !== 'sse' && transport !== 'auto') continue;
+      report(call, `Legacy HTTP+SSE transport: \`McpAgent.${method}(${method === 'serve' ? `…, { transport: '${transport}' }` : '…'})\` serves the deprecated SSE transport.`, {
+        fix: 'manual',
+        hint: "Serve `createMcpHandler(factory)` from `agents/mcp/server` (stateless) on `/mcp`, beside the old route until clients move.",
+      });
+    }
+    if (method === 'start' && args[0] && Node.isObjectLiteralExpression(args[0]) && literalProperty(args[0], 'transportType') === 'sse') {
+      if (facts.holds(callee.getExpression(), 'FastMCP') || facts.importsMcp) {
+        report(call, "Legacy HTTP+SSE transport: fastmcp `transportType: 'sse'`.", {
+          fix: 'manual',
+          hint: "Use `transportType: 'httpStream'` with `httpStream: { stateless: true, host: '127.0.0.1' }`.",
+        });
+      }
+    }
+  }
+  for (const construction of sourceFile.getDescendantsOfKind(SyntaxKind.NewExpression)) {
+    if (!isSdkSymbol(resolveOrigin(construction.getExpression()), 'MCPServerFramework')) continue;
+    const [options] = construction.getArguments();
+    const transport = options && Node.isObjectLiteralExpression(options) ? options.getProperty('transport') : undefined;
+    const init = transport && Node.isPropertyAssignment(transport) ? transport.getInitializer() : undefined;
+    if (init && Node.isObjectLiteralExpression(init) && literalProperty(init, 'type') === 'sse') {
+      report(construction, "Legacy HTTP+SSE transport: mcp-framework `transport: { type: 'sse' }`.", {
+        fix: 'manual',
+        hint: "Use `transport: { type: 'http-stream' }` in stateless mode.",
+      });
+    }
+  }
+}
+
+function literalProperty(object: Node, key: string): string | undefined {
+  if (!Node.isObjectLiteralExpression(object)) return undefined;
+  const prop = object.getProperty(key);
+  if (!prop || !Node.isPropertyAssignment(prop)) return undefined;
+  const init = prop.getInitializer();
+  return init && (Node.isStringLiteral(init) || Node.isNoSubstitutionTemplateLiteral(init)) ? init.getLiteralValue() : undefined;
+}
+
+/** `MyMCP` where `class MyMCP extends McpAgent` (from `agents/mcp`), or `McpAgent` itself. */
+function extendsMcpAgent(expression: Node, depth = 0): boolean {
+  if (depth > 4 || !Node.isIdentifier(expression)) return false;
+  if (isSdkSymbol(resolveOrigin(expression), 'McpAgent')) return true;
+  for (const declaration of expression.getSymbol()?.getDeclarations() ?? []) {
+    if (!Node.isClassDeclaration(declaration)) continue;
+    const base = declaration.getExtends()?.getExpression();
+    if (base && extendsMcpAgent(base, depth + 1)) return true;
+  }
+  return false;
+}

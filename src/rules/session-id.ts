@@ -1,0 +1,68 @@
+import { Node, SyntaxKind } from 'ts-morph';
+import type { Rule } from './rule';
+import { stringLiterals } from '../analysis/file-facts';
+import { isSdkSymbol } from '../analysis/sdk-modules';
+import { resolveOrigin } from '../analysis/resolve';
+import { isUndefinedExpression, propertyAssignmentsNamed, transportStores } from './shared';
+
+export const sessionId: Rule = {
+  meta: {
+    id: 'session-id',
+    title: 'Protocol sessions: Mcp-Session-Id minted, echoed or used to find a transport',
+    severity: 'error',
+    fix: 'auto',
+    doc:
+      'Protocol revision 2026-07-28 removes protocol sessions and the `Mcp-Session-Id` header (SEP-2567): a server that ' +
+      'supports only that revision SHOULD ignore the header and must not mint or echo session ids, and list endpoints must not ' +
+      'vary per connection. Sessions also pin a client to one process, which breaks horizontal scaling. This rule finds a ' +
+      '`sessionIdGenerator` that is not `undefined`, `onsessioninitialized`/`onsessionclosed`, transports stored by session ' +
+      'id (object, `Map`, array), reads or writes of the `mcp-session-id` header, `isInitializeRequest` gating and fastmcp ' +
+      '`httpStream` without `stateless: true`.',
+    hint: 'Create a fresh server and `StreamableHTTPServerTransport({ sessionIdGenerator: undefined })` per POST; keep state in explicit handles.',
+    sources: [
+      'spec 2026-07-28 changelog.mdx § Major changes 1 (SEP-2567)',
+      'spec 2026-07-28 basic/transports/streamable-http.mdx § Earlier Streamable HTTP Revisions',
+      'typescript-sdk v1.x src/examples/server/simpleStatelessStreamableHttp.ts',
+    ],
+  },
+  check({ sourceFile, facts, report }) {
+    if (!facts.importsMcp && !/mcp-session-id/i.test(sourceFile.getFullText())) return;
+    for (const prop of propertyAssignmentsNamed(sourceFile, 'sessionIdGenerator')) {
+      const value = Node.isPropertyAssignment(prop) ? prop.getInitializer() : undefined;
+      if (value && isUndefinedExpression(value)) continue;
+      report(prop, 'Protocol session: `sessionIdGenerator` mints an `Mcp-Session-Id` for every client.');
+    }
+    for (const name of ['onsessioninitialized', 'onsessionclosed']) {
+      for (const prop of propertyAssignmentsNamed(sourceFile, name)) {
+        report(prop, `Protocol session: \`${name}\` tracks sessions that the stateless transport no longer has.`);
+      }
+    }
+    for (const literal of stringLiterals(sourceFile, /^mcp-session-id$/i)) {
+      report(literal, 'Protocol session: the `Mcp-Session-Id` header is read or written here.');
+    }
+    for (const call of sourceFile.getDescendantsOfKind(SyntaxKind.CallExpression)) {
+      if (isSdkSymbol(resolveOrigin(call.getExpression()), 'isInitializeRequest')) {
+        report(call, 'Protocol session: `isInitializeRequest` gates session creation on the initialize handshake.');
+      }
+    }
+    for (const store of transportStores(facts, ['StreamableHTTPServerTransport'])) {
+      report(store, 'Protocol session: a transport is stored by session id so later requests can find it.');
+    }
+    for (const call of sourceFile.getDescendantsOfKind(SyntaxKind.CallExpression)) {
+      const callee = call.getExpression();
+      const [options] = call.getArguments();
+      if (!Node.isPropertyAccessExpression(callee) || callee.getName() !== 'start' || !options || !Node.isObjectLiteralExpression(options)) continue;
+      const transportType = options.getProperty('transportType');
+      if (!transportType || !Node.isPropertyAssignment(transportType) || transportType.getInitializer()?.getText().replace(/["'`]/g, '') !== 'httpStream') continue;
+      if (!facts.holds(callee.getExpression(), 'FastMCP')) continue;
+      const http = options.getProperty('httpStream');
+      const httpInit = http && Node.isPropertyAssignment(http) ? http.getInitializer() : undefined;
+      const stateless = httpInit && Node.isObjectLiteralExpression(httpInit) ? httpInit.getProperty('stateless') : undefined;
+      if (stateless && Node.isPropertyAssignment(stateless) && stateless.getInitializer()?.getText() === 'true') continue;
+      report(call, 'Protocol session: fastmcp `httpStream` without `stateless: true` keeps a session per client.', {
+        fix: 'manual',
+        hint: 'Add `stateless: true` to the `httpStream` options.',
+      });
+    }
+  },
+};
