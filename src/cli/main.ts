@@ -4,10 +4,11 @@ import * as path from 'node:path';
 import yargs from 'yargs';
 import type { Argv } from 'yargs';
 import { check } from '../engine/scan';
+import { apply, TARGETS, type Target } from '../engine/apply';
 import { isUsageError } from '../engine/errors';
-import { REPORT_FORMATS, renderReport, type ReportFormat } from '../report';
+import { REPORT_FORMATS, renderDiff, renderReport, type ReportFormat } from '../report';
 import { allRuleMetas } from '../rules';
-import { checkExitCode, EXIT_FAILURE } from './exit-codes';
+import { applyExitCode, checkExitCode, EXIT_FAILURE } from './exit-codes';
 import type { AnyResult } from '../model';
 
 const VERSION: string = require('../../../package.json').version;
@@ -77,6 +78,32 @@ export async function main(argv: string[]): Promise<number> {
         const result = check(scanOptions(args as unknown as CommonArgs));
         emit(result, args as unknown as CommonArgs);
         exitCode = checkExitCode(result, { maxWarnings: args['max-warnings'] as number });
+      },
+    )
+    .command(
+      'apply [paths..]',
+      'Rewrite to stateless single-endpoint Streamable HTTP and print the migration report',
+      (y) =>
+        commonOptions(y)
+          .option('dry-run', { alias: 'n', type: 'boolean', default: false, describe: 'Write nothing; print the unified diff; exit 1 when changes are pending' })
+          .option('unsafe', { type: 'boolean', default: false, describe: 'Also apply unsafe fixes (e.g. binding 127.0.0.1)' })
+          .option('allow-dirty', { type: 'boolean', default: false, describe: 'Write even when the files to change have uncommitted git changes' })
+          .option('target', { choices: TARGETS, default: '2025-11-25' as Target, describe: 'Protocol revision / SDK line to migrate to' })
+          .option('endpoint', { type: 'string', default: '/mcp', describe: 'Endpoint path for servers that only had the legacy HTTP+SSE transport' }),
+      (args) => {
+        const common = args as unknown as CommonArgs;
+        const result = apply({
+          ...scanOptions(common),
+          dryRun: args['dry-run'] as boolean,
+          unsafe: args.unsafe as boolean,
+          allowDirty: args['allow-dirty'] as boolean,
+          target: args.target as Target,
+          endpoint: args.endpoint as string,
+        });
+        const color = common.output ? false : (common.color ?? process.stdout.isTTY === true);
+        const diff = result.dryRun && common.format === 'text' ? renderDiff(result.changes, color) : '';
+        emit(result, common, diff);
+        exitCode = applyExitCode(result);
       },
     )
     .command(

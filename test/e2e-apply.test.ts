@@ -1,0 +1,115 @@
+// End-to-end proof for `apply --target 2025-11-25`: copy each auto-migratable fixture server, migrate it, type-check
+// it, boot it on 127.0.0.1 and talk to it with the official SDK client over Streamable HTTP; then check the wire
+// rules with plain HTTP and that a second `apply` changes nothing.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { apply } from '../src/engine/apply';
+import { bootFixture, compileFixture, FIXTURES_DIR, prepareFixture, readManifest, type RunningFixture } from './helpers/server-process';
+
+const running: RunningFixture[] = [];
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((server) => server.stop()));
+});
+
+// f-session-cart needs explicit handles (its tools depend on the session); it is proven in e2e-handles.
+const names = fs
+  .readdirSync(FIXTURES_DIR)
+  .filter((name) => fs.existsSync(path.join(FIXTURES_DIR, name, 'fixture.json')))
+  .filter((name) => {
+    const manifest = JSON.parse(fs.readFileSync(path.join(FIXTURES_DIR, name, 'fixture.json'), 'utf8'));
+    return manifest.autoMigratable && manifest.legacyClient !== 'none' && manifest.family !== 'F';
+  });
+
+function snapshot(dir: string): Map<string, string> {
+  const files = new Map<string, string>();
+  const walk = (d: string) => {
+    for (const entry of fs.readdirSync(d, { withFileTypes: true })) {
+      if (entry.name === 'dist' || entry.name === 'node_modules') continue;
+      const full = path.join(d, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else files.set(path.relative(dir, full), fs.readFileSync(full, 'utf8'));
+    }
+  };
+  walk(dir);
+  return files;
+}
+
+describe('apply --target 2025-11-25, end to end', () => {
+  it('has at least 10 fixture servers to prove', () => {
+    expect(names.length).toBeGreaterThanOrEqual(10);
+  });
+
+  for (const name of names) {
+    it(`${name}: migrates, type-checks, serves stateless Streamable HTTP, and is idempotent`, async () => {
+      const { dir, manifest } = await prepareFixture(name);
+      const result = apply({ paths: [dir], cwd: dir, allowDirty: true });
+      expect(result.problems).toEqual([]);
+      const blocking = result.findings.filter((f) => f.severity === 'error');
+      expect(blocking, 'no error finding or manual marker is left').toEqual([]);
+      if (manifest.family !== 'none') expect(result.changes.length).toBeGreaterThan(0);
+
+      if (manifest.language === 'ts') await compileFixture(dir);
+      const server = await bootFixture(dir, manifest);
+      running.push(server);
+      const endpoint = new URL(manifest.mcpPath ?? '/mcp', server.url);
+      const headers = manifest.headers ?? {};
+
+      const client = new Client({ name: 'mcp-migrate-e2e', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(endpoint, { requestInit: { headers } }));
+      const tools = await client.listTools();
+      expect(tools.tools.map((t) => t.name)).toContain(manifest.tool!.name);
+      const call = await client.callTool({ name: manifest.tool!.name, arguments: manifest.tool!.arguments });
+      const text = (call.content as Array<{ type: string; text?: string }>).map((c) => c.text ?? '').join('\n');
+      expect(text).toContain(manifest.tool!.expectText);
+      await client.close();
+
+      const init = {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'probe', version: '1' } },
+      };
+      const post = await fetch(endpoint, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify(init),
+      });
+      expect(post.status).toBe(200);
+      expect(post.headers.get('mcp-session-id')).toBeNull();
+      await post.text();
+
+      for (const method of ['GET', 'DELETE']) {
+        const response = await fetch(endpoint, { method, headers: { ...headers, accept: 'text/event-stream' } });
+        expect(response.status, `${method} answers 405`).toBe(405);
+        expect(response.headers.get('allow')).toBe('POST');
+        expect(response.headers.get('mcp-session-id')).toBeNull();
+        await response.text();
+      }
+
+      const evil = await fetch(endpoint, {
+        method: 'POST',
+        headers: { ...headers, origin: 'http://evil.example', 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify(init),
+      });
+      expect(evil.status).toBe(403);
+      await evil.text();
+      const local = await fetch(endpoint, {
+        method: 'POST',
+        headers: { ...headers, origin: `http://localhost:${server.port}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify(init),
+      });
+      expect(local.status).toBe(200);
+      await local.text();
+
+      const before = snapshot(dir);
+      const again = apply({ paths: [dir], cwd: dir, allowDirty: true });
+      expect(again.changes).toEqual([]);
+      expect(snapshot(dir)).toEqual(before);
+    });
+  }
+});
+
+void readManifest;

@@ -1,0 +1,25 @@
+// The transform pipeline, in the order it runs. Each entry is a jscodeshift transform module that also runs
+// under the plain `jscodeshift -t transforms/<id>.ts` CLI.
+import type { API, FileInfo } from 'jscodeshift';
+import type { FixKind } from '../src/model';
+import type { TransformOptions } from './lib/context';
+import hoistServerFactory, * as hoistMeta from './hoist-server-factory';
+import statelessEndpoint, * as endpointMeta from './stateless-endpoint';
+import originGuard, * as originMeta from './origin-guard';
+import bindLocalhost, * as bindMeta from './bind-localhost';
+
+export interface TransformModule {
+  id: string;
+  /** Rule ids whose findings drive it. */
+  rules: string[];
+  /** `unsafe` transforms run only with --unsafe. */
+  level: Exclude<FixKind, 'none' | 'manual'>;
+  run(file: FileInfo, api: API, options: TransformOptions): string | undefined | null;
+}
+
+export const transforms: readonly TransformModule[] = [
+  { id: hoistMeta.id, rules: hoistMeta.rules, level: 'auto', run: hoistServerFactory },
+  { id: endpointMeta.id, rules: endpointMeta.rules, level: 'auto', run: statelessEndpoint },
+  { id: originMeta.id, rules: originMeta.rules, level: 'auto', run: originGuard },
+  { id: bindMeta.id, rules: bindMeta.rules, level: 'unsafe', run: bindLocalhost },
+];

@@ -1,0 +1,38 @@
+// After routes are replaced, the session machinery they used (transport maps, lookup helpers, id imports) is dead.
+// Remove exactly what the removed code referenced and nothing references any more; never touch exports.
+import type { TransformContext } from './context';
+import { declaredNames, referencedNames, type AnyNode } from './ast';
+import { pruneImports } from './imports';
+import { placeholderNames } from './emit';
+
+export function removeDeadDeclarations(context: TransformContext, candidates: Set<string>): void {
+  const { j } = context;
+  const body = context.root.find(j.Program).get('body').value as AnyNode[];
+  const generatedUses = placeholderNames(context);
+  for (const name of generatedUses) candidates.delete(name);
+  for (let pass = 0; pass < 8; pass++) {
+    let removed = false;
+    for (let i = body.length - 1; i >= 0; i--) {
+      const statement = body[i];
+      if (statement.type === 'ExportNamedDeclaration' || statement.type === 'ExportDefaultDeclaration' || statement.type === 'ImportDeclaration') continue;
+      const names = declaredNames(statement);
+      if (names.length === 0 || !names.every((n) => candidates.has(n))) continue;
+      if (isRequireStatement(statement)) continue;
+      const usedElsewhere = body.some((other, k) => k !== i && [...referencedNames(j, other)].some((n) => names.includes(n)));
+      if (usedElsewhere) continue;
+      // What the dead declaration referenced may now be dead too.
+      for (const name of referencedNames(j, statement)) candidates.add(name);
+      body.splice(i, 1);
+      removed = true;
+    }
+    if (!removed) break;
+  }
+  pruneImports(context, candidates);
+}
+
+function isRequireStatement(statement: AnyNode): boolean {
+  return statement.type === 'VariableDeclaration' && (statement.declarations as AnyNode[]).every((d) => {
+    const init = d.init as AnyNode | null;
+    return !!init && init.type === 'CallExpression' && (init.callee as AnyNode).type === 'Identifier' && (init.callee as AnyNode).name === 'require';
+  });
+}

@@ -1,0 +1,62 @@
+// Generated code is written exactly as our templates spell it, not as recast would pretty-print it: a transform
+// inserts a one-line placeholder statement, recast prints the file (keeping every untouched line as it was), and
+// the placeholder line is replaced with the template text at the placeholder's indentation.
+import type { TransformContext } from './context';
+import { statementsOf, type AnyNode } from './ast';
+
+/** `tight`: no blank line around it (an import, a guard line); `block`: one blank line before and after. */
+export type Spacing = 'tight' | 'block';
+
+export interface Placeholder {
+  token: string;
+  code: string;
+  spacing: Spacing;
+}
+
+const placeholders = new WeakMap<TransformContext, Placeholder[]>();
+let counter = 0;
+
+export function placeholder(context: TransformContext, code: string, spacing: Spacing): AnyNode {
+  const token = `__mcpMigrateGenerated${(counter++).toString(36)}__`;
+  const list = placeholders.get(context) ?? [];
+  list.push({ token, code, spacing });
+  placeholders.set(context, list);
+  return statementsOf(context.j, `${token};`)[0];
+}
+
+export function expandPlaceholders(context: TransformContext, printed: string): string {
+  let out = printed;
+  const unit = context.useTabs ? '\t' : ' '.repeat(context.tabWidth);
+  for (const { token, code, spacing } of placeholders.get(context) ?? []) {
+    const lines = out.split('\n');
+    const index = lines.findIndex((line) => line.trim() === `${token};`);
+    if (index < 0) throw new Error(`generated code placeholder ${token} was lost while printing`);
+    const indentation = /^[ \t]*/.exec(lines[index])![0];
+    const body = code.split('\n').map((line) => (line.length === 0 ? '' : indentation + line.replace(/^( {2})+/, (m) => unit.repeat(m.length / 2))));
+    let start = index;
+    let end = index + 1;
+    // Drop the blank lines recast put around the new statement, then add the spacing we want.
+    while (start > 0 && lines[start - 1].trim() === '') start--;
+    while (end < lines.length && lines[end].trim() === '') end++;
+    const before = start > 0 && !/[{(\[]\s*$/.test(lines[start - 1]) && spacing === 'block' ? [''] : [];
+    const after = end < lines.length && !/^\s*[})\]]/.test(lines[end]) && spacing === 'block' ? [''] : [];
+    const keepBefore = spacing === 'tight' && start < index && !isImportLine(lines[start - 1]) && !/[{(\[]\s*$/.test(lines[start - 1] ?? '') ? [''] : [];
+    const keepAfter = spacing === 'tight' && end > index + 1 && !isImportLine(lines[end] ?? '') ? [''] : [];
+    lines.splice(start, end - start, ...before, ...keepBefore, ...body, ...keepAfter, ...after);
+    out = lines.join('\n');
+  }
+  return out;
+}
+
+function isImportLine(line: string): boolean {
+  return /^\s*(?:import\b|(?:const|let|var)\s+.*=\s*require\()/.test(line);
+}
+
+/** Identifiers the generated code refers to, so dead-code pruning keeps what the templates use. */
+export function placeholderNames(context: TransformContext): Set<string> {
+  const names = new Set<string>();
+  for (const { code } of placeholders.get(context) ?? []) {
+    for (const match of code.matchAll(/[A-Za-z_$][\w$]*/g)) names.add(match[0]);
+  }
+  return names;
+}

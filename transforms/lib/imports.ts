@@ -1,0 +1,153 @@
+// Adding and pruning imports (ESM `import` and CommonJS `require` destructuring), format-preserving.
+import type { TransformContext } from './context';
+import { referencedNames, type AnyNode } from './ast';
+import { placeholder } from './emit';
+
+function programBody(context: TransformContext): AnyNode[] {
+  return context.root.find(context.j.Program).get('body').value as AnyNode[];
+}
+
+function isRequireOf(declarator: AnyNode, modules: string[]): boolean {
+  const init = declarator.init as AnyNode | null;
+  if (!init || init.type !== 'CallExpression') return false;
+  const callee = init.callee as AnyNode;
+  const [arg] = init.arguments as AnyNode[];
+  return callee.type === 'Identifier' && callee.name === 'require' && !!arg && (arg.type === 'StringLiteral' || arg.type === 'Literal') && modules.includes(arg.value as string);
+}
+
+/** Index after the last top-level import/require statement (and a leading 'use strict'). */
+function insertionIndex(body: AnyNode[]): number {
+  let index = 0;
+  body.forEach((statement, i) => {
+    if (statement.type === 'ImportDeclaration') index = i + 1;
+    if (statement.type === 'VariableDeclaration' && (statement.declarations as AnyNode[]).some((d) => d.init && (d.init as AnyNode).type === 'CallExpression' && ((d.init as AnyNode).callee as AnyNode).type === 'Identifier' && (((d.init as AnyNode).callee as AnyNode).name === 'require'))) index = i + 1;
+    if (statement.type === 'ExpressionStatement' && (statement as AnyNode).directive) index = Math.max(index, i + 1);
+  });
+  return index;
+}
+
+/**
+ * Make `name` from `module` available and return its local name. `modules` lists equivalent specifiers
+ * (`node:http`, `http`) so an existing import is reused.
+ */
+export function ensureNamedImports(context: TransformContext, modules: string[], names: string[], options: { typeOnly?: boolean } = {}): string[] {
+  const missing: string[] = [];
+  const locals = names.map((name) => {
+    const existing = findImported(context, modules, name);
+    if (existing) return existing;
+    missing.push(name);
+    return name;
+  });
+  if (missing.length === 0) return locals;
+  const quote = context.quote === 'double' ? '"' : "'";
+  const body = programBody(context);
+  if (context.commonjs) {
+    if (options.typeOnly) return locals;
+    body.splice(insertionIndex(body), 0, placeholder(context, `const { ${missing.join(', ')} } = require(${quote}${modules[0]}${quote});`, 'tight'));
+    return locals;
+  }
+  const target = body.find((d) => d.type === 'ImportDeclaration' && modules.includes((d.source as AnyNode).value as string) && (d.specifiers as AnyNode[]).length > 0 && (d.specifiers as AnyNode[]).every((s) => s.type === 'ImportSpecifier') && (options.typeOnly || d.importKind !== 'type'));
+  if (target) {
+    for (const name of missing) {
+      const specifier = context.j.importSpecifier(context.j.identifier(name)) as unknown as AnyNode;
+      if (options.typeOnly && target.importKind !== 'type') specifier.importKind = 'type';
+      (target.specifiers as AnyNode[]).push(specifier);
+    }
+    return locals;
+  }
+  body.splice(insertionIndex(body), 0, placeholder(context, `import ${options.typeOnly ? 'type ' : ''}{ ${missing.join(', ')} } from ${quote}${modules[0]}${quote};`, 'tight'));
+  return locals;
+}
+
+/** The local name under which `name` from one of `modules` is already imported or required, if it is. */
+function findImported(context: TransformContext, modules: string[], name: string): string | undefined {
+  for (const statement of programBody(context)) {
+    if (statement.type === 'ImportDeclaration' && modules.includes((statement.source as AnyNode).value as string)) {
+      for (const specifier of statement.specifiers as AnyNode[]) {
+        if (specifier.type === 'ImportSpecifier' && (specifier.imported as AnyNode).name === name) return (specifier.local as AnyNode).name as string;
+      }
+    }
+    if (statement.type === 'VariableDeclaration') {
+      for (const declarator of statement.declarations as AnyNode[]) {
+        if (!isRequireOf(declarator, modules) || (declarator.id as AnyNode).type !== 'ObjectPattern') continue;
+        for (const property of (declarator.id as AnyNode).properties as AnyNode[]) {
+          if ((property.key as AnyNode | undefined)?.name === name) return ((property.value as AnyNode)?.name as string) ?? name;
+        }
+      }
+    }
+  }
+  return undefined;
+}
+
+export function ensureNamedImport(context: TransformContext, modules: string[], name: string, options: { typeOnly?: boolean } = {}): string {
+  return ensureNamedImports(context, modules, [name], options)[0];
+}
+
+/** Replace an import/require statement of `fromModules` that brings `name` with one of `toModule`'s `newName`. */
+export function importStatementIndex(context: TransformContext, modules: string[]): number {
+  const body = programBody(context);
+  return body.findIndex((s) =>
+    (s.type === 'ImportDeclaration' && modules.includes((s.source as AnyNode).value as string)) ||
+    (s.type === 'VariableDeclaration' && (s.declarations as AnyNode[]).some((d) => isRequireOf(d, modules))),
+  );
+}
+
+/**
+ * Remove import specifiers / require bindings among `candidates` that nothing in the file references any more;
+ * drop declarations left empty. Only names that the transform made dead are candidates, so unrelated unused
+ * imports stay as the author wrote them.
+ */
+export function pruneImports(context: TransformContext, candidates: Set<string>): void {
+  if (candidates.size === 0) return;
+  const { j } = context;
+  const body = programBody(context);
+  const used = new Set<string>();
+  for (const statement of body) {
+    if (statement.type === 'ImportDeclaration') continue;
+    if (statement.type === 'VariableDeclaration' && (statement.declarations as AnyNode[]).every((d) => isRequireOf(d, [requireModule(d)]))) {
+      continue;
+    }
+    for (const name of referencedNames(j, statement)) used.add(name);
+  }
+  for (let i = body.length - 1; i >= 0; i--) {
+    const statement = body[i];
+    if (statement.type === 'ImportDeclaration') {
+      const specifiers = statement.specifiers as AnyNode[];
+      const kept = specifiers.filter((s) => {
+        const local = (s.local as AnyNode).name as string;
+        return !candidates.has(local) || used.has(local);
+      });
+      if (kept.length === specifiers.length) continue;
+      if (kept.length === 0) body.splice(i, 1);
+      else statement.specifiers = kept;
+    } else if (statement.type === 'VariableDeclaration') {
+      for (const declarator of statement.declarations as AnyNode[]) {
+        if (!isRequireOf(declarator, [requireModule(declarator)])) continue;
+        const id = declarator.id as AnyNode;
+        if (id.type === 'ObjectPattern') {
+          const properties = id.properties as AnyNode[];
+          const kept = properties.filter((p) => {
+            const local = ((p.value as AnyNode)?.name ?? (p.key as AnyNode)?.name) as string;
+            return !candidates.has(local) || used.has(local);
+          });
+          if (kept.length !== properties.length) id.properties = kept;
+        }
+      }
+      const declarators = (statement.declarations as AnyNode[]).filter((d) => {
+        const id = d.id as AnyNode;
+        if (id.type === 'ObjectPattern') return (id.properties as AnyNode[]).length > 0;
+        if (id.type === 'Identifier' && isRequireOf(d, [requireModule(d)])) return !candidates.has(id.name as string) || used.has(id.name as string);
+        return true;
+      });
+      if (declarators.length === 0) body.splice(i, 1);
+      else if (declarators.length !== (statement.declarations as AnyNode[]).length) statement.declarations = declarators;
+    }
+  }
+}
+
+function requireModule(declarator: AnyNode): string {
+  const init = declarator.init as AnyNode | null;
+  if (!init || init.type !== 'CallExpression') return '\u0000';
+  const [arg] = init.arguments as AnyNode[];
+  return arg && typeof arg.value === 'string' ? (arg.value as string) : '\u0000';
+}

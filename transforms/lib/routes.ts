@@ -1,0 +1,80 @@
+// Route registrations as jscodeshift sees them: `app.get(path, …mw, handler)`, `router.all(…)`,
+// `app.route(path).post(h).get(h)`. Used to find and replace the MCP endpoint's routes.
+import type { JSCodeshift } from 'jscodeshift';
+import { isFunctionNode, type AnyNode } from './ast';
+
+export const ROUTE_METHODS = new Set(['get', 'post', 'put', 'patch', 'delete', 'all', 'use']);
+
+export interface RouteStatement {
+  /** Index of the statement in its block body. */
+  index: number;
+  statement: AnyNode;
+  receiver: AnyNode;
+  receiverText: string;
+  path: AnyNode;
+  pathText: string;
+  /** Each `.method(…args)` of the statement (one, or several for a `.route(path)` chain). */
+  registrations: Array<{ method: string; middlewares: AnyNode[]; handler: AnyNode }>;
+}
+
+export function sourceOf(j: JSCodeshift, node: AnyNode): string {
+  return j(node as never).toSource();
+}
+
+function isPathLike(node: AnyNode | undefined): boolean {
+  if (!node) return false;
+  return ['StringLiteral', 'Literal', 'TemplateLiteral', 'Identifier', 'MemberExpression', 'RegExpLiteral'].includes(node.type) ||
+    (node.type === 'ArrayExpression' && (node.elements as AnyNode[]).every(isPathLike)) ||
+    (node.type === 'BinaryExpression' && node.operator === '+');
+}
+
+function isHandlerLike(node: AnyNode | undefined): boolean {
+  return !!node && (isFunctionNode(node) || node.type === 'Identifier' || node.type === 'CallExpression' || node.type === 'MemberExpression');
+}
+
+/** Parse one statement as a route registration (or chain of them). */
+export function asRouteStatement(j: JSCodeshift, statement: AnyNode, index: number): RouteStatement | undefined {
+  if (statement.type !== 'ExpressionStatement') return undefined;
+  let expression = statement.expression as AnyNode;
+  if (expression.type === 'AwaitExpression') expression = expression.argument as AnyNode;
+  const registrations: RouteStatement['registrations'] = [];
+  let current: AnyNode = expression;
+  for (let depth = 0; depth < 12; depth++) {
+    if (current.type !== 'CallExpression') return undefined;
+    const callee = current.callee as AnyNode;
+    if (callee.type !== 'MemberExpression' || callee.computed) return undefined;
+    const method = (callee.property as AnyNode).name as string;
+    const args = current.arguments as AnyNode[];
+    if (method === 'route' && args.length === 1 && isPathLike(args[0])) {
+      if (registrations.length === 0) return undefined;
+      const receiver = callee.object as AnyNode;
+      return { index, statement, receiver, receiverText: sourceOf(j, receiver), path: args[0], pathText: sourceOf(j, args[0]), registrations: registrations.reverse() };
+    }
+    if (!ROUTE_METHODS.has(method)) return undefined;
+    const object = callee.object as AnyNode;
+    const chained = object.type === 'CallExpression';
+    if (chained && args.length >= 1 && args.every(isHandlerLike) && !isPathLike(args[0]) ) {
+      registrations.push({ method, middlewares: args.slice(0, -1), handler: args[args.length - 1] });
+      current = object;
+      continue;
+    }
+    if (chained && args.length >= 1 && args.every(isHandlerLike) && args[0].type === 'Identifier') {
+      // `.get(handlerName)` in a chain: an identifier is a handler here, not a path.
+      registrations.push({ method, middlewares: args.slice(0, -1), handler: args[args.length - 1] });
+      current = object;
+      continue;
+    }
+    if (registrations.length > 0) return undefined;
+    if (args.length < 2 || !isPathLike(args[0]) || !isHandlerLike(args[args.length - 1])) return undefined;
+    return {
+      index,
+      statement,
+      receiver: object,
+      receiverText: sourceOf(j, object),
+      path: args[0],
+      pathText: sourceOf(j, args[0]),
+      registrations: [{ method, middlewares: args.slice(1, -1), handler: args[args.length - 1] }],
+    };
+  }
+  return undefined;
+}

@@ -1,0 +1,98 @@
+// The code mcp-migrate writes, in one place. Bodies use only Node's `res.writeHead(...).end(...)`, so the same text
+// works in express, express.Router and node:http handlers. Comments say why, for the human reviewing the diff.
+
+export const STREAMABLE_MODULE = '@modelcontextprotocol/sdk/server/streamableHttp.js';
+export const GUARD_NAME = 'rejectForeignOrigin';
+
+const q = (quote: 'single' | 'double', text: string) => (quote === 'double' ? `"${text}"` : `'${text}'`);
+
+export interface HandlerNames {
+  req: string;
+  res: string;
+  server: string;
+  transport: string;
+  transportClass: string;
+  /** Expression that builds a fresh server, e.g. `createMcpServer()`. */
+  factory: string;
+  quote: 'single' | 'double';
+  /** Pass `req.body` (express parsed it) or let the transport read the stream (node:http). */
+  parsedBody: boolean;
+}
+
+/** The statements of a stateless POST handler: fresh server + transport per request, both closed with the response. */
+export function statelessPostBody(n: HandlerNames): string {
+  const s = (t: string) => q(n.quote, t);
+  return [
+    `const ${n.server} = ${n.factory};`,
+    `const ${n.transport} = new ${n.transportClass}({ sessionIdGenerator: undefined });`,
+    `${n.res}.on(${s('close')}, () => {`,
+    `  void ${n.transport}.close();`,
+    `  void ${n.server}.close();`,
+    `});`,
+    `try {`,
+    `  await ${n.server}.connect(${n.transport});`,
+    `  await ${n.transport}.handleRequest(${n.req}, ${n.res}${n.parsedBody ? `, ${n.req}.body` : ''});`,
+    `} catch (error) {`,
+    `  console.error(${s('MCP request failed:')}, error);`,
+    `  if (!${n.res}.headersSent) {`,
+    `    ${n.res}.writeHead(500, { ${s('Content-Type')}: ${s('application/json')} }).end(JSON.stringify({ jsonrpc: ${s('2.0')}, error: { code: -32603, message: ${s('Internal server error')} }, id: null }));`,
+    `  }`,
+    `}`,
+  ].join('\n');
+}
+
+export function methodNotAllowedBody(res: string, quote: 'single' | 'double'): string {
+  const s = (t: string) => q(quote, t);
+  return `${res}.writeHead(405, { Allow: ${s('POST')}, ${s('Content-Type')}: ${s('application/json')} }).end(JSON.stringify({ jsonrpc: ${s('2.0')}, error: { code: -32000, message: ${s('Method not allowed.')} }, id: null }));`;
+}
+
+/** Old HTTP+SSE paths answer 410 Gone and name the new endpoint, so a stale client config fails loudly. */
+export function goneBody(res: string, endpointDescription: string, quote: 'single' | 'double'): string {
+  const s = (t: string) => q(quote, t);
+  const message = `The HTTP+SSE transport was removed; use Streamable HTTP: POST ${endpointDescription.replace(/'/g, '')}`;
+  return `${res}.writeHead(410, { ${s('Content-Type')}: ${s('application/json')} }).end(JSON.stringify({ jsonrpc: ${s('2.0')}, error: { code: -32000, message: ${s(message)} }, id: null }));`;
+}
+
+export function guardCall(req: string, res: string): string {
+  return `if (${GUARD_NAME}(${req}, ${res})) return;`;
+}
+
+/**
+ * The Origin (and, for local servers, Host) check the spec requires. Local origins pass; deployments add theirs to
+ * MCP_ALLOWED_ORIGINS. Written out rather than imported: the v1 SDK has no Origin middleware.
+ */
+export function guardFunction(options: { typescript: boolean; checkHost: boolean; quote: 'single' | 'double' }): string {
+  const s = (t: string) => q(options.quote, t);
+  const types = options.typescript;
+  const lines = [
+    `// mcp-migrate: Streamable HTTP servers MUST validate Origin and answer a foreign one with 403 (DNS rebinding).`,
+    `// Local origins are allowed; list deployed ones in MCP_ALLOWED_ORIGINS (comma-separated).`,
+    `const mcpAllowedOrigins = new Set((process.env.MCP_ALLOWED_ORIGINS ?? ${s('')}).split(${s(',')}).map((origin) => origin.trim()).filter(Boolean));`,
+    `const mcpLocalHostnames = new Set([${s('localhost')}, ${s('127.0.0.1')}, ${s('[::1]')}]);`,
+    ``,
+    `function ${GUARD_NAME}(req${types ? ': IncomingMessage' : ''}, res${types ? ': ServerResponse' : ''})${types ? ': boolean' : ''} {`,
+    `  const origin = req.headers.origin;`,
+    `  let allowed = origin === undefined || mcpAllowedOrigins.has(origin);`,
+    `  if (!allowed) {`,
+    `    try {`,
+    `      allowed = mcpLocalHostnames.has(new URL(origin${types ? ' as string' : ''}).hostname);`,
+    `    } catch {`,
+    `      allowed = false;`,
+    `    }`,
+    `  }`,
+  ];
+  if (options.checkHost) {
+    lines.push(
+      `  // A local server also checks Host, so a rebound DNS name cannot reach it.`,
+      `  const host = (req.headers.host ?? ${s('')}).replace(/:\\d+$/, ${s('')});`,
+      `  if (allowed && !mcpLocalHostnames.has(host) && !mcpAllowedOrigins.has(host)) allowed = false;`,
+    );
+  }
+  lines.push(
+    `  if (allowed) return false;`,
+    `  res.writeHead(403, { ${s('Content-Type')}: ${s('application/json')} }).end(JSON.stringify({ jsonrpc: ${s('2.0')}, error: { code: -32000, message: ${s('Forbidden: Origin not allowed')} }, id: null }));`,
+    `  return true;`,
+    `}`,
+  );
+  return lines.join('\n');
+}

@@ -1,0 +1,253 @@
+/**
+ * stateless-endpoint — rules `legacy-sse-transport`, `session-id`, `get-stream`, `delete-session`, `last-event-id`.
+ * Replaces the routes of a legacy HTTP+SSE and/or stateful Streamable HTTP endpoint with one stateless POST
+ * endpoint (fresh server + `StreamableHTTPServerTransport({ sessionIdGenerator: undefined })` per request), 405 on
+ * GET/DELETE and 410 on the old HTTP+SSE paths; the session machinery they used (transport maps, lookup helpers,
+ * event stores, id generators) goes with them. Handles express/Router routes and node:http-style `if` branches.
+ */
+import type { API, FileInfo } from 'jscodeshift';
+import { createContext, print, type TransformContext, type TransformOptions } from './lib/context';
+import { containsLocation, isFunctionNode, referencedNames, type AnyNode } from './lib/ast';
+import { placeholder } from './lib/emit';
+import { asRouteStatement, sourceOf, type RouteStatement } from './lib/routes';
+import { removeDeadDeclarations } from './lib/dead-code';
+import { ensureNamedImport } from './lib/imports';
+import { goneBody, methodNotAllowedBody, statelessPostBody, STREAMABLE_MODULE } from './lib/templates';
+import { addMarker } from './hoist-server-factory';
+import type { Finding } from '../src/model';
+import { rewriteBranches } from './lib/branch-endpoint';
+
+export const id = 'stateless-endpoint';
+export const rules = ['legacy-sse-transport', 'session-id', 'get-stream', 'delete-session', 'last-event-id'];
+export const parser = 'tsx';
+
+export const STREAMABLE_MODULES = [STREAMABLE_MODULE, '@modelcontextprotocol/sdk/server/streamableHttp'];
+export const DEFAULT_ENDPOINT = '/mcp';
+
+type Role = 'sse-stream' | 'sse-messages' | 'streamable';
+
+interface ClusterRoute extends RouteStatement {
+  roles: Set<Role>;
+}
+
+export default function transform(file: FileInfo, api: API, options: TransformOptions = {}): string | undefined {
+  const context = createContext(file, api, options, rules);
+  const anchors = context.findings.filter((f) => f.fix === 'auto');
+  if (anchors.length === 0) return undefined;
+  const { j, root } = context;
+  const cluster = findCluster(context, anchors);
+  if (cluster) {
+    const result = rewriteCluster(context, cluster);
+    if (result !== true) {
+      addMarker(context, cluster.routes[0].statement.loc!.start.line, 'legacy-sse-transport', result);
+    }
+    return print(context);
+  }
+  const branchResult = rewriteBranches(context, anchors);
+  if (branchResult === true) return print(context);
+  let changed = false;
+  for (const anchor of anchors) {
+    changed = addMarker(context, anchor.line, anchor.ruleId, branchResult ?? 'move this endpoint to stateless Streamable HTTP by hand (one POST endpoint, a fresh server per request, 405 on GET/DELETE)') || changed;
+  }
+  void root;
+  return changed ? print(context) : undefined;
+}
+
+interface Cluster {
+  body: AnyNode[];
+  routes: ClusterRoute[];
+  /** Named handler functions (declared in this file) the routes use. */
+  handlerFunctions: AnyNode[];
+}
+
+/** The route statements (in one block, on one receiver) that contain or call code with an anchor finding. */
+function findCluster(context: TransformContext, anchors: Finding[]): Cluster | undefined {
+  const { j, root } = context;
+  const functionsByName = new Map<string, AnyNode>();
+  root.find(j.FunctionDeclaration).forEach((p) => {
+    if (p.node.id) functionsByName.set(p.node.id.name as string, p.node as unknown as AnyNode);
+  });
+  root.find(j.VariableDeclarator).forEach((p) => {
+    const init = p.node.init as unknown as AnyNode | null;
+    if (p.node.id.type === 'Identifier' && init && isFunctionNode(init)) functionsByName.set(p.node.id.name, init);
+  });
+  const candidates: Array<{ body: AnyNode[]; route: ClusterRoute; handlers: AnyNode[] }> = [];
+  const blocks = [...root.find(j.Program).nodes(), ...root.find(j.BlockStatement).nodes()] as unknown as AnyNode[];
+  blocks.forEach((block) => {
+    const body = block.body as AnyNode[];
+    body.forEach((statement, index) => {
+      const route = asRouteStatement(j, statement, index);
+      if (!route) return;
+      const handlers = route.registrations.map((r) => r.handler.type === 'Identifier' ? functionsByName.get(r.handler.name as string) : r.handler).filter((h): h is AnyNode => !!h);
+      const regions = [statement, ...handlers];
+      const hits = anchors.filter((a) => regions.some((r) => containsLocation(r, a)) || (a.related ?? []).some((rel) => rel.file === a.file && regions.some((r) => containsLocation(r, rel))));
+      if (hits.length === 0) return;
+      candidates.push({ body, route: { ...route, roles: rolesOf(j, regions, anchors) }, handlers: handlers.filter((h) => !regions.slice(0, 1).some((s) => s === h) && h !== statement) });
+    });
+  });
+  if (candidates.length === 0) return undefined;
+  // The largest group on one receiver in one block is the MCP endpoint.
+  const groups = new Map<string, typeof candidates>();
+  for (const candidate of candidates) {
+    const key = `${candidate.route.receiverText}\u0000${candidates.indexOf(candidates.find((c) => c.body === candidate.body)!)}`;
+    groups.set(key, [...(groups.get(key) ?? []), candidate]);
+  }
+  const best = [...groups.values()].sort((a, b) => b.length - a.length)[0];
+  const handlerFunctions = best.flatMap((c) => c.handlers.filter((h) => !containsNode(c.route.statement, h)));
+  return { body: best[0].body, routes: best.map((c) => c.route), handlerFunctions };
+}
+
+function containsNode(outer: AnyNode, inner: AnyNode): boolean {
+  const o = outer.loc;
+  const i = inner.loc;
+  if (!o || !i) return false;
+  return (i.start.line > o.start.line || (i.start.line === o.start.line && i.start.column >= o.start.column)) &&
+    (i.end.line < o.end.line || (i.end.line === o.end.line && i.end.column <= o.end.column));
+}
+
+function rolesOf(j: TransformContext['j'], regions: AnyNode[], anchors: Finding[]): Set<Role> {
+  const roles = new Set<Role>();
+  for (const region of regions) {
+    const calls = j(region as never).find(j.CallExpression).nodes() as unknown as AnyNode[];
+    for (const call of calls) {
+      const callee = call.callee as AnyNode;
+      if (callee.type !== 'MemberExpression') continue;
+      const name = (callee.property as AnyNode).name;
+      if (name === 'handlePostMessage') roles.add('sse-messages');
+      if (name === 'handleRequest') roles.add('streamable');
+    }
+    if (anchors.some((a) => a.ruleId === 'legacy-sse-transport' && /SSEServerTransport/.test(a.message) && containsLocation(region, a))) roles.add('sse-stream');
+  }
+  return roles;
+}
+
+/** The expression that builds a fresh server, read from the `connect()` calls of the cluster's handlers. */
+function serverFactory(context: TransformContext, cluster: Cluster): { factory: string; uses: Set<string> } | string {
+  const { j } = context;
+  const ordered = [...cluster.routes].sort((a, b) => Number(b.roles.has('streamable')) - Number(a.roles.has('streamable')));
+  for (const route of ordered) {
+    const regions = [route.statement, ...cluster.handlerFunctions];
+    for (const region of regions) {
+      const connects = j(region as never).find(j.CallExpression, { callee: { property: { name: 'connect' } } }).paths();
+      for (const path of connects) {
+        const object = ((path.node.callee as unknown as AnyNode).object as AnyNode);
+        let factoryNode: AnyNode | undefined;
+        if (object.type === 'CallExpression' || object.type === 'NewExpression') factoryNode = object;
+        else if (object.type === 'Identifier') {
+          const declarator = j(region as never).find(j.VariableDeclarator, { id: { name: object.name as string } }).nodes()[0] as unknown as AnyNode | undefined;
+          let init = declarator?.init as AnyNode | undefined;
+          if (!declarator) return `\`${object.name}\` is shared by every request; build one server per request (a factory) first`;
+          if (init?.type === 'AwaitExpression') init = init.argument as AnyNode;
+          if (init && (init.type === 'CallExpression' || init.type === 'NewExpression')) factoryNode = (declarator.init as AnyNode);
+        }
+        if (!factoryNode) continue;
+        return { factory: sourceOf(j, factoryNode), uses: referencedNames(j, factoryNode) };
+      }
+    }
+  }
+  return 'no server factory found: build a fresh McpServer per request and connect it to a stateless transport';
+}
+
+function handlerParams(cluster: Cluster): { req: string; res: string } {
+  const preferred = [...cluster.routes].sort((a, b) => Number(b.roles.has('streamable')) - Number(a.roles.has('streamable')));
+  for (const route of preferred) {
+    for (const registration of route.registrations) {
+      const handler = registration.handler;
+      const params = isFunctionNode(handler) ? (handler.params as AnyNode[]) : [];
+      const [req, res] = params;
+      if (req?.type === 'Identifier' && res?.type === 'Identifier' && !(req.name as string).startsWith('_')) {
+        return { req: req.name as string, res: res.name as string };
+      }
+    }
+  }
+  return { req: 'req', res: 'res' };
+}
+
+function rewriteCluster(context: TransformContext, cluster: Cluster): true | string {
+  const { j } = context;
+  const streamable = cluster.routes.filter((r) => r.roles.has('streamable'));
+  const legacy = cluster.routes.filter((r) => r.roles.has('sse-stream') || r.roles.has('sse-messages'));
+  if (streamable.length === 0 && legacy.length === 0) return 'unrecognised MCP route shape; rewrite to one stateless POST endpoint by hand';
+  const factory = serverFactory(context, cluster);
+  if (typeof factory === 'string') return factory;
+  const { req, res } = handlerParams(cluster);
+  const endpointRoute = streamable.find((r) => r.registrations.some((g) => g.method === 'post')) ?? streamable[0];
+  const quoteChar = context.quote === 'double' ? '"' : "'";
+  const endpoint = endpointRoute ? endpointRoute.pathText : `${quoteChar}${context.options.endpoint ?? DEFAULT_ENDPOINT}${quoteChar}`;
+  const receiver = cluster.routes[0].receiverText;
+  const legacyPaths: Array<{ method: string; path: string }> = [];
+  for (const route of legacy) {
+    if (route.pathText === endpoint) continue;
+    for (const registration of route.registrations) {
+      const method = route.roles.has('sse-stream') && route.roles.has('sse-messages') ? registration.method : route.roles.has('sse-stream') ? 'get' : 'post';
+      const entry = { method: registration.method === 'all' || registration.method === 'use' ? 'all' : method, path: route.pathText };
+      if (!legacyPaths.some((p) => p.method === entry.method && p.path === entry.path)) legacyPaths.push(entry);
+    }
+  }
+  const middlewares: string[] = [];
+  for (const route of [...streamable, ...legacy]) {
+    for (const registration of route.registrations) {
+      for (const middleware of registration.middlewares) {
+        const text = sourceOf(j, middleware);
+        if (!middlewares.includes(text)) middlewares.push(text);
+      }
+    }
+  }
+  const taken = new Set([...factory.uses]);
+  const serverName = taken.has('server') ? 'mcpServer' : 'server';
+  const transportName = taken.has('transport') ? 'mcpTransport' : 'transport';
+
+  // Remove the old routes and what only they used, then write the new ones where the first one stood.
+  const removed = cluster.routes.map((r) => r.statement);
+  const insertAt = Math.min(...cluster.routes.map((r) => cluster.body.indexOf(r.statement)));
+  const leadingComments = (removed[0].comments as AnyNode[] | undefined)?.filter((c) => c.leading) ?? [];
+  const deadCandidates = new Set<string>();
+  for (const statement of removed) for (const name of referencedNames(j, statement)) deadCandidates.add(name);
+  for (const fn of cluster.handlerFunctions) for (const name of referencedNames(j, fn)) deadCandidates.add(name);
+  for (const statement of removed) cluster.body.splice(cluster.body.indexOf(statement), 1);
+
+  const transportClass = ensureNamedImport(context, STREAMABLE_MODULES, 'StreamableHTTPServerTransport');
+  const quote = context.quote;
+  const mw = middlewares.map((m) => `${m}, `).join('');
+  const post = statelessPostBody({ req, res, server: serverName, transport: transportName, transportClass, factory: factory.factory, quote, parsedBody: true });
+  const lines = [
+    `// mcp-migrate: stateless Streamable HTTP: one POST endpoint, a fresh server and transport per request, no sessions.`,
+    `${receiver}.post(${endpoint}, ${mw}async (${req}, ${res}) => {`,
+    indent(post),
+    `});`,
+    `// No standalone GET stream and no session to DELETE without sessions: both answer 405.`,
+    `${receiver}.get(${endpoint}, (_${req}, ${res}) => {`,
+    indent(methodNotAllowedBody(res, quote)),
+    `});`,
+    `${receiver}.delete(${endpoint}, (_${req}, ${res}) => {`,
+    indent(methodNotAllowedBody(res, quote)),
+    `});`,
+  ];
+  if (legacyPaths.length > 0) {
+    lines.push(`// The HTTP+SSE transport is gone: its old paths answer 410 and name the new endpoint.`);
+    for (const legacyPath of legacyPaths) {
+      lines.push(`${receiver}.${legacyPath.method}(${legacyPath.path}, (_${req}, ${res}) => {`, indent(goneBody(res, endpointDescription(endpoint), quote)), `});`);
+    }
+  }
+  const generated = [placeholder(context, lines.join('\n'), 'block')];
+  if (leadingComments.length > 0) {
+    generated[0].comments = [...leadingComments, ...((generated[0].comments as AnyNode[]) ?? [])];
+  }
+  cluster.body.splice(insertAt, 0, ...generated);
+  for (const fn of cluster.handlerFunctions) deadCandidates.add(functionName(fn) ?? '');
+  removeDeadDeclarations(context, deadCandidates);
+  return true;
+}
+
+function functionName(fn: AnyNode): string | undefined {
+  return fn.type === 'FunctionDeclaration' ? ((fn.id as AnyNode | null)?.name as string | undefined) : undefined;
+}
+
+function endpointDescription(endpoint: string): string {
+  return /^['"`]/.test(endpoint) ? endpoint.slice(1, -1) : `the ${endpoint} endpoint`;
+}
+
+/** Templates are written with two-space indents; the placeholder expansion converts to the file's unit. */
+export function indent(code: string): string {
+  return code.split('\n').map((line) => (line.length > 0 ? `  ${line}` : line)).join('\n');
+}
