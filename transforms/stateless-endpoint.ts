@@ -197,6 +197,8 @@ function rewriteCluster(context: TransformContext, cluster: Cluster): true | str
   const serverName = taken.has('server') ? 'mcpServer' : 'server';
   const transportName = taken.has('transport') ? 'mcpTransport' : 'transport';
 
+  // Import first: it may shift statement indices of this block.
+  const transportClass = ensureNamedImport(context, STREAMABLE_MODULES, 'StreamableHTTPServerTransport');
   // Remove the old routes and what only they used, then write the new ones where the first one stood.
   const removed = cluster.routes.map((r) => r.statement);
   const insertAt = Math.min(...cluster.routes.map((r) => cluster.body.indexOf(r.statement)));
@@ -205,8 +207,6 @@ function rewriteCluster(context: TransformContext, cluster: Cluster): true | str
   for (const statement of removed) for (const name of referencedNames(j, statement)) deadCandidates.add(name);
   for (const fn of cluster.handlerFunctions) for (const name of referencedNames(j, fn)) deadCandidates.add(name);
   for (const statement of removed) cluster.body.splice(cluster.body.indexOf(statement), 1);
-
-  const transportClass = ensureNamedImport(context, STREAMABLE_MODULES, 'StreamableHTTPServerTransport');
   const quote = context.quote;
   const mw = middlewares.map((m) => `${m}, `).join('');
   const post = statelessPostBody({ req, res, server: serverName, transport: transportName, transportClass, factory: factory.factory, quote, parsedBody: true });

@@ -16,7 +16,7 @@ export function removeDeadDeclarations(context: TransformContext, candidates: Se
       const statement = body[i];
       if (statement.type === 'ExportNamedDeclaration' || statement.type === 'ExportDefaultDeclaration' || statement.type === 'ImportDeclaration') continue;
       const names = declaredNames(statement);
-      if (names.length === 0 || !names.every((n) => candidates.has(n))) continue;
+      if (names.length === 0 || !names.every((n) => candidates.has(n) && !generatedUses.has(n))) continue;
       if (isRequireStatement(statement)) continue;
       const usedElsewhere = body.some((other, k) => k !== i && [...referencedNames(j, other)].some((n) => names.includes(n)));
       if (usedElsewhere) continue;
@@ -27,6 +27,7 @@ export function removeDeadDeclarations(context: TransformContext, candidates: Se
     }
     if (!removed) break;
   }
+  for (const name of generatedUses) candidates.delete(name);
   pruneImports(context, candidates);
 }
 
