@@ -43,7 +43,7 @@ export default function transform(file: FileInfo, api: API, options: TransformOp
     }
     return print(context);
   }
-  const branchResult = rewriteBranches(context, anchors);
+  const branchResult = rewriteBranches(context, anchors, STREAMABLE_MODULES, options.endpoint ?? DEFAULT_ENDPOINT);
   if (branchResult === true) return print(context);
   let changed = false;
   for (const anchor of anchors) {

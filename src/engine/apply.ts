@@ -31,6 +31,8 @@ export interface ApplyOptions extends ScanOptions {
 
 interface WorkingFile {
   loaded: LoadedSource;
+  /** Rule ids found in the file before any transform ran. */
+  foundRules: Set<string>;
   original: string;
   text: string;
   transformIds: Set<string>;
@@ -45,11 +47,12 @@ export function apply(options: ApplyOptions): ApplyResult {
   for (const loaded of scanned.sources) {
     // Transforms work on LF text; the writer restores CRLF (files with mixed endings are left as they are).
     const text = loaded.source.eol === '\r\n' && !loaded.source.mixedEol ? loaded.text.replace(/\r\n/g, '\n') : loaded.text;
-    files.set(loaded.relPath, { loaded, original: text, text, transformIds: new Set() });
+    const found = scanned.analysis.files.find((f) => f.relPath === loaded.relPath)?.findings ?? [];
+    files.set(loaded.relPath, { loaded, foundRules: new Set(found.map((f) => f.ruleId)), original: text, text, transformIds: new Set() });
   }
   const enabled = allTransforms.filter((t) => t.level === 'auto' || options.unsafe);
   const problems: FileProblem[] = [...scanned.problems];
-  let analysis = scanned.analysis;
+  let analysis: Analysis;
   for (const transform of enabled) {
     analysis = reanalyze(files);
     for (const fileAnalysis of analysis.files) {
@@ -66,7 +69,7 @@ export function apply(options: ApplyOptions): ApplyResult {
   for (const working of files.values()) {
     if (working.failed || working.text === working.original) continue;
     const relPath = working.loaded.relPath;
-    changes.push({ file: relPath, ruleIds: rulesOf(working.transformIds), diff: createTwoFilesPatch(`a/${relPath}`, `b/${relPath}`, working.original, working.text, '', '', { context: 3 }) });
+    changes.push({ file: relPath, ruleIds: rulesOf(working.transformIds).filter((id) => working.foundRules.has(id)), diff: createTwoFilesPatch(`a/${relPath}`, `b/${relPath}`, working.original, working.text, '', '', { context: 3 }) });
   }
   changes.sort((a, b) => a.file.localeCompare(b.file));
   if (!options.dryRun) writeChanges(files, changes, options, problems);

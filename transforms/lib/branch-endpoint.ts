@@ -1,11 +1,181 @@
 // node:http / fetch-style servers route by `if (req.method === 'GET' && url.pathname === '/sse')`. The first MCP
 // branch becomes the stateless endpoint (POST handled, other methods 405); the other MCP branches answer 410.
+import type { ASTPath } from 'jscodeshift';
 import type { TransformContext } from './context';
 import type { Finding } from '../../src/model';
-import type { AnyNode } from './ast';
+import { containsLocation, isFunctionNode, referencedNames, statementsOf, type AnyNode } from './ast';
+import { placeholder } from './emit';
+import { ensureNamedImport } from './imports';
+import { removeDeadDeclarations } from './dead-code';
+import { sourceOf } from './routes';
+import { goneBody, methodNotAllowedBody, statelessPostBody } from './templates';
 
-export function rewriteBranches(context: TransformContext, anchors: Finding[]): true | string | undefined {
-  void context;
-  void anchors;
+const PATH_SUBJECT = /(?:^|\.)(?:url|pathname|path)$/i;
+
+interface Branch {
+  path: ASTPath;
+  node: AnyNode;
+  /** The `subject === 'literal'` comparison inside the test. */
+  comparison: AnyNode;
+  subject: string;
+  literal: string;
+  roles: Set<'sse-stream' | 'sse-messages' | 'streamable'>;
+}
+
+export function rewriteBranches(context: TransformContext, anchors: Finding[], modules: string[], endpointPath: string): true | string | undefined {
+  const { j, root } = context;
+  const branches: Branch[] = [];
+  // Related sites (the POST half of an SSE transport) mark branches as much as the findings themselves.
+  const sites = anchors.flatMap((a) => [a, ...(a.related ?? []).filter((r) => r.file === a.file)]);
+  root.find(j.IfStatement).forEach((path) => {
+    const node = path.node as unknown as AnyNode;
+    const consequent = node.consequent as AnyNode;
+    if (!sites.some((a) => containsLocation(consequent, a))) return;
+    const comparison = pathComparison(j, node.test as AnyNode);
+    if (!comparison) return;
+    // Keep the innermost branch with a path test for each anchor.
+    const nested = branches.findIndex((b) => containsNode(b.node, node));
+    if (nested >= 0) branches.splice(nested, 1);
+    branches.push({ path, node, ...comparison, roles: rolesOf(j, consequent, anchors) });
+  });
+  if (branches.length === 0) return undefined;
+  const fnPath = enclosingFunction(branches[0].path);
+  const fn = fnPath?.node as unknown as AnyNode | undefined;
+  const [reqParam, resParam] = (fn?.params as AnyNode[] | undefined) ?? [];
+  if (!fn || reqParam?.type !== 'Identifier' || resParam?.type !== 'Identifier') return 'the MCP branches are not inside a (req, res) handler; rewrite them to one stateless POST endpoint by hand';
+  if (!fn.async) return 'the request handler is not async; make it async, then route POST to a stateless transport';
+  const factory = factoryOf(context, fn, branches);
+  if (!factory) return 'no per-request server factory found; build a fresh McpServer per request';
+  const req = reqParam.name as string;
+  const res = resParam.name as string;
+  const transportClass = ensureNamedImport(context, modules, 'StreamableHTTPServerTransport');
+  const streamable = branches.find((b) => b.roles.has('streamable'));
+  const endpoint = streamable ? streamable.literal : quoteText(context, endpointPath);
+  const ordered = streamable ? [streamable, ...branches.filter((b) => b !== streamable)] : branches;
+  const deadCandidates = new Set<string>();
+  const quote = context.quote;
+  ordered.forEach((branch, i) => {
+    const consequent = branch.node.consequent as AnyNode;
+    for (const name of referencedNames(j, consequent)) deadCandidates.add(name);
+    const endsWithReturn = ((consequent.body as AnyNode[] | undefined) ?? []).at(-1)?.type === 'ReturnStatement';
+    const ret = endsWithReturn ? '\nreturn;' : '';
+    let code: string;
+    if (i === 0) {
+      const post = statelessPostBody({ req, res, server: 'server', transport: 'transport', transportClass, factory: factory.expression, quote, parsedBody: false });
+      code = [
+        `// mcp-migrate: stateless Streamable HTTP: POST only, a fresh server and transport per request, no sessions.`,
+        `if (${req}.method === ${quoteText(context, 'POST')}) {`,
+        indent(post),
+        `} else {`,
+        `  // No standalone GET stream and no session to DELETE without sessions.`,
+        indent(methodNotAllowedBody(res, quote)),
+        `}${ret}`,
+      ].join('\n');
+      branch.node.test = parseExpression(context, `${branch.subject} === ${endpoint}`);
+    } else {
+      code = `// mcp-migrate: the HTTP+SSE transport is gone; this old path answers 410 and names the new endpoint.\n${goneBody(res, endpoint.slice(1, -1), quote)}${ret}`;
+      branch.node.test = branch.comparison as never;
+    }
+    const oldPath = branch.literal;
+    branch.node.consequent = j.blockStatement([placeholder(context, code, 'tight') as never]) as never;
+    if (i === 0 && !branch.roles.has('streamable') && oldPath !== endpoint) {
+      // The old SSE stream path still answers, with 410, when the branch sits in a block we can add to.
+      const container = branch.path.parent?.node as AnyNode | undefined;
+      const siblings = container && Array.isArray(container.body) ? (container.body as AnyNode[]) : undefined;
+      if (siblings) {
+        const gone = `if (${branch.subject} === ${oldPath}) {\n  // mcp-migrate: the HTTP+SSE transport is gone; this old path answers 410 and names the new endpoint.\n${indent(goneBody(res, endpoint.slice(1, -1), quote))}${endsWithReturn ? '\n  return;' : ''}\n}`;
+        siblings.splice(siblings.indexOf(branch.node) + 1, 0, placeholder(context, gone, 'block'));
+      }
+    }
+  });
+  removeUnusedLocal(context, fn, factory.local);
+  removeDeadDeclarations(context, deadCandidates);
+  return true;
+}
+
+/** `const server = createMcpServer();` at the top of the handler is dead once the branches build their own. */
+function removeUnusedLocal(context: TransformContext, fn: AnyNode, local: string | undefined): void {
+  if (!local) return;
+  const { j } = context;
+  const body = (fn.body as AnyNode).body as AnyNode[];
+  const index = body.findIndex((s) => s.type === 'VariableDeclaration' && (s.declarations as AnyNode[]).length === 1 && ((s.declarations as AnyNode[])[0].id as AnyNode).name === local);
+  if (index < 0) return;
+  const stillUsed = body.some((s, i) => i !== index && referencedNames(j, s).has(local));
+  if (!stillUsed) body.splice(index, 1);
+}
+
+function quoteText(context: TransformContext, text: string): string {
+  return context.quote === 'double' ? `"${text}"` : `'${text}'`;
+}
+
+function indent(code: string): string {
+  return code.split('\n').map((line) => (line ? `  ${line}` : line)).join('\n');
+}
+
+function parseExpression(context: TransformContext, code: string): never {
+  return statementsOf(context.j, `${code};`)[0].expression as never;
+}
+
+function pathComparison(j: TransformContext['j'], test: AnyNode): { comparison: AnyNode; subject: string; literal: string } | undefined {
+  let found: { comparison: AnyNode; subject: string; literal: string } | undefined;
+  j(test as never)
+    .find(j.BinaryExpression)
+    .forEach((p) => {
+      const node = p.node as unknown as AnyNode;
+      if (found || (node.operator !== '===' && node.operator !== '==')) return;
+      const [subject, literal] = isStringLiteral(node.right as AnyNode) ? [node.left as AnyNode, node.right as AnyNode] : [node.right as AnyNode, node.left as AnyNode];
+      if (!isStringLiteral(literal)) return;
+      const subjectText = sourceOf(j, subject);
+      if (!PATH_SUBJECT.test(subjectText)) return;
+      found = { comparison: node, subject: subjectText, literal: sourceOf(j, literal) };
+    });
+  if (!found && (test.type === 'BinaryExpression')) return undefined;
+  return found;
+}
+
+function isStringLiteral(node: AnyNode): boolean {
+  return node.type === 'StringLiteral' || (node.type === 'Literal' && typeof node.value === 'string');
+}
+
+function containsNode(outer: AnyNode, inner: AnyNode): boolean {
+  return !!outer.loc && !!inner.loc && outer !== inner && containsLocation(outer, { line: inner.loc.start.line, column: inner.loc.start.column + 1 });
+}
+
+function rolesOf(j: TransformContext['j'], region: AnyNode, anchors: Finding[]): Branch['roles'] {
+  const roles: Branch['roles'] = new Set();
+  j(region as never)
+    .find(j.CallExpression)
+    .forEach((p) => {
+      const callee = p.node.callee as unknown as AnyNode;
+      if (callee.type !== 'MemberExpression') return;
+      const name = (callee.property as AnyNode).name;
+      if (name === 'handlePostMessage') roles.add('sse-messages');
+      if (name === 'handleRequest') roles.add('streamable');
+    });
+  if (anchors.some((a) => a.ruleId === 'legacy-sse-transport' && /SSEServerTransport/.test(a.message) && containsLocation(region, a))) roles.add('sse-stream');
+  return roles;
+}
+
+function enclosingFunction(path: ASTPath): ASTPath | undefined {
+  let current: ASTPath | null = path.parent;
+  while (current && !isFunctionNode(current.node as unknown as AnyNode)) current = current.parent;
+  return current ?? undefined;
+}
+
+/** From `X.connect(t)` in the branches: `createServer()` directly, or the initializer of a local `X`. */
+function factoryOf(context: TransformContext, fn: AnyNode, branches: Branch[]): { expression: string; local?: string } | undefined {
+  const { j } = context;
+  for (const branch of branches) {
+    const calls = j(branch.node.consequent as never).find(j.CallExpression, { callee: { property: { name: 'connect' } } }).nodes() as unknown as AnyNode[];
+    for (const call of calls) {
+      const object = (call.callee as AnyNode).object as AnyNode;
+      if (object.type === 'CallExpression' || object.type === 'NewExpression') return { expression: sourceOf(j, object) };
+      if (object.type !== 'Identifier') continue;
+      const declarator = j(fn as never).find(j.VariableDeclarator, { id: { name: object.name as string } }).nodes()[0] as unknown as AnyNode | undefined;
+      let init = declarator?.init as AnyNode | undefined;
+      if (init?.type === 'AwaitExpression') init = init.argument as AnyNode;
+      if (init && (init.type === 'CallExpression' || init.type === 'NewExpression')) return { expression: sourceOf(j, declarator!.init as AnyNode), local: object.name as string };
+    }
+  }
   return undefined;
 }
