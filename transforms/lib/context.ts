@@ -1,6 +1,7 @@
 // What every transform starts from: the parsed file, the detector's findings for it (given by the engine, or
 // computed here when the transform runs under the plain `jscodeshift -t` CLI), and the file's code style.
 import * as path from 'node:path';
+import { spawnSync } from 'node:child_process';
 import type { API, Collection, FileInfo, JSCodeshift, Options } from 'jscodeshift';
 import type { Finding } from '../../src/model';
 import { expandPlaceholders } from './emit';
@@ -54,14 +55,15 @@ export function createContext(file: FileInfo, api: API, options: TransformOption
   return { j, root, file, findings, typescript: isTypeScriptPath(file.path), commonjs, ...detectStyle(file.source), options };
 }
 
-/** Standalone mode (`jscodeshift -t`): run the detector on this one file. */
+/**
+ * Standalone mode (`jscodeshift -t`): run the detector on this one file, in a child process on the compiled
+ * engine (`npm run build`), since jscodeshift's babel hook cannot load ts-morph.
+ */
 function detectSingleFile(file: FileInfo): Finding[] {
-  // Loaded lazily so the engine, which passes findings, never pays for a second analysis.
-  const { analyzeSources } = require('../../src/engine/analyze') as typeof import('../../src/engine/analyze');
-  const { allRules } = require('../../src/rules') as typeof import('../../src/rules');
-  const absPath = path.resolve(file.path);
-  const analysis = analyzeSources([{ absPath, relPath: path.basename(absPath), text: file.source }], allRules);
-  return analysis.files[0]?.findings ?? [];
+  const cli = path.resolve(__dirname, '..', '..', ...(__dirname.includes(`${path.sep}dist${path.sep}`) ? [] : ['dist']), 'src', 'engine', 'detect-file-cli.js');
+  const result = spawnSync(process.execPath, [cli, path.resolve(file.path)], { input: file.source, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  if (result.status !== 0) throw new Error(`detector failed on ${file.path} (run \`npm run build\` first): ${result.stderr || result.error?.message}`);
+  return JSON.parse(result.stdout) as Finding[];
 }
 
 export function print(context: TransformContext): string {
