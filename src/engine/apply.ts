@@ -4,12 +4,11 @@
 import * as path from 'node:path';
 import jscodeshift from 'jscodeshift';
 import { createTwoFilesPatch } from 'diff';
-import { SyntaxKind, Node } from 'ts-morph';
 import type { ApplyResult, FileChange, FileProblem, Finding, ManualItem, ServedEndpoint } from '../model';
 import { transforms as allTransforms, type TransformModule } from '../../transforms';
 import { parserFor } from '../../transforms/lib/context';
 import { scan, collectCheckResult, type ScanOptions, type LoadedSource } from './scan';
-import { analyzeSources, createProject, syntaxError, type Analysis } from './analyze';
+import { analyzeSources, createProject, syntaxError, type Analysis, type SourceInput } from './analyze';
 import { allRules } from '../rules';
 import { writeSourceText } from './read-source';
 import { dirtyFiles, writeFileAtomic } from './write';
@@ -30,7 +29,7 @@ export interface ApplyOptions extends ScanOptions {
 }
 
 interface WorkingFile {
-  loaded: LoadedSource;
+  source: SourceInput;
   /** Rule ids found in the file before any transform ran. */
   foundRules: Set<string>;
   original: string;
@@ -39,105 +38,155 @@ interface WorkingFile {
   failed?: FileProblem;
 }
 
-export function apply(options: ApplyOptions): ApplyResult {
-  const target = options.target ?? '2025-11-25';
-  if (target !== '2025-11-25') throw new UsageError(`--target ${target} is not supported yet; use --target 2025-11-25`);
-  const scanned = scan(options);
+export interface MigrateOptions {
+  unsafe?: boolean;
+  endpoint?: string;
+  /** Analysis of exactly these sources, when the caller already has it. */
+  initialAnalysis?: Analysis;
+}
+
+export interface Migration {
+  /** Final text per relPath (unchanged files included). */
+  outputs: Map<string, string>;
+  /** Transform ids that changed each file. */
+  transformIds: Map<string, Set<string>>;
+  /** Rule ids each file had before. */
+  foundRules: Map<string, Set<string>>;
+  problems: FileProblem[];
+  /** Analysis of the final texts. */
+  analysis: Analysis;
+}
+
+/**
+ * The in-memory migration: run each enabled transform, in order, on the files that have findings of its rules,
+ * re-analysing the project between transforms (cross-file facts and positions stay current). A transform that
+ * throws, or whose output does not parse, leaves that file as it was and is reported.
+ */
+export function migrateSources(sources: SourceInput[], options: MigrateOptions = {}): Migration {
   const files = new Map<string, WorkingFile>();
-  for (const loaded of scanned.sources) {
-    // Transforms work on LF text; the writer restores CRLF (files with mixed endings are left as they are).
-    const text = loaded.source.eol === '\r\n' && !loaded.source.mixedEol ? loaded.text.replace(/\r\n/g, '\n') : loaded.text;
-    const found = scanned.analysis.files.find((f) => f.relPath === loaded.relPath)?.findings ?? [];
-    files.set(loaded.relPath, { loaded, foundRules: new Set(found.map((f) => f.ruleId)), original: text, text, transformIds: new Set() });
+  let analysis = options.initialAnalysis ?? analyzeSources(sources, allRules);
+  for (const source of sources) {
+    const found = analysis.files.find((f) => f.relPath === source.relPath)?.findings ?? [];
+    files.set(source.relPath, { source, foundRules: new Set(found.map((f) => f.ruleId)), original: source.text, text: source.text, transformIds: new Set() });
   }
+  const problems: FileProblem[] = [];
   const enabled = allTransforms.filter((t) => t.level === 'auto' || options.unsafe);
-  const problems: FileProblem[] = [...scanned.problems];
-  let analysis: Analysis;
+  let stale = false;
   for (const transform of enabled) {
-    analysis = reanalyze(files);
+    if (stale) analysis = reanalyze(files);
+    stale = false;
     for (const fileAnalysis of analysis.files) {
       const working = files.get(fileAnalysis.relPath)!;
       if (working.failed || fileAnalysis.parseError) continue;
       const findings = fileAnalysis.findings.filter((f) => transform.rules.includes(f.ruleId));
       if (findings.length === 0) continue;
-      runTransform(transform, working, findings, options, problems);
+      stale = runTransform(transform, working, findings, options, problems) || stale;
     }
   }
-  analysis = reanalyze(files);
-  const after = collectCheckResult({ ...scanned, analysis, problems });
+  if (stale) analysis = reanalyze(files);
+  return {
+    outputs: new Map([...files].map(([rel, w]) => [rel, w.text])),
+    transformIds: new Map([...files].map(([rel, w]) => [rel, w.transformIds])),
+    foundRules: new Map([...files].map(([rel, w]) => [rel, w.foundRules])),
+    problems,
+    analysis,
+  };
+}
+
+export function apply(options: ApplyOptions): ApplyResult {
+  const target = options.target ?? '2025-11-25';
+  if (target !== '2025-11-25') throw new UsageError(`--target ${target} is not supported yet; use --target 2025-11-25`);
+  const scanned = scan(options);
+  // Transforms work on LF text; the writer restores CRLF (files with mixed endings are left as they are).
+  let normalized = false;
+  const sources = scanned.sources.map((loaded) => {
+    const crlf = loaded.source.eol === '\r\n' && !loaded.source.mixedEol;
+    normalized ||= crlf;
+    return { absPath: loaded.absPath, relPath: loaded.relPath, text: crlf ? loaded.text.replace(/\r\n/g, '\n') : loaded.text };
+  });
+  const migration = migrateSources(sources, { unsafe: options.unsafe, endpoint: options.endpoint, initialAnalysis: normalized ? undefined : scanned.analysis });
+  const problems: FileProblem[] = [...scanned.problems, ...migration.problems];
+  const after = collectCheckResult({ ...scanned, analysis: migration.analysis, problems });
   const changes: FileChange[] = [];
-  for (const working of files.values()) {
-    if (working.failed || working.text === working.original) continue;
-    const relPath = working.loaded.relPath;
-    changes.push({ file: relPath, ruleIds: rulesOf(working.transformIds).filter((id) => working.foundRules.has(id)), diff: createTwoFilesPatch(`a/${relPath}`, `b/${relPath}`, working.original, working.text, '', '', { context: 3 }) });
+  for (const source of sources) {
+    const relPath = source.relPath;
+    const output = migration.outputs.get(relPath)!;
+    if (output === source.text) continue;
+    const found = migration.foundRules.get(relPath)!;
+    changes.push({
+      file: relPath,
+      ruleIds: rulesOf(migration.transformIds.get(relPath)!).filter((id) => found.has(id)),
+      diff: createTwoFilesPatch(`a/${relPath}`, `b/${relPath}`, source.text, output, '', '', { context: 3 }),
+    });
   }
   changes.sort((a, b) => a.file.localeCompare(b.file));
-  if (!options.dryRun) writeChanges(files, changes, options, problems);
-  const written = new Set(changes.map((c) => c.file));
+  const loadedByRel = new Map(scanned.sources.map((l) => [l.relPath, l]));
+  if (!options.dryRun) writeChanges(loadedByRel, migration.outputs, changes, options, problems);
   return {
     ...after,
     problems,
     dryRun: options.dryRun ?? false,
     target,
-    changes: changes.filter((c) => written.has(c.file)),
+    changes,
     manual: manualItems(after.findings),
-    endpoints: servedEndpoints(analysis, new Set(changes.map((c) => c.file))),
+    endpoints: servedEndpoints(migration.analysis, new Set(changes.map((c) => c.file))),
   };
 }
 
 function reanalyze(files: Map<string, WorkingFile>): Analysis {
-  const sources = [...files.values()].map((w) => ({ absPath: w.loaded.absPath, relPath: w.loaded.relPath, text: w.text }));
-  return analyzeSources(sources, allRules);
+  return analyzeSources([...files.values()].map((w) => ({ ...w.source, text: w.text })), allRules);
 }
 
-function runTransform(transform: TransformModule, working: WorkingFile, findings: Finding[], options: ApplyOptions, problems: FileProblem[]): void {
-  const filePath = working.loaded.absPath;
+/** Returns whether the file changed. */
+function runTransform(transform: TransformModule, working: WorkingFile, findings: Finding[], options: MigrateOptions, problems: FileProblem[]): boolean {
+  const filePath = working.source.absPath;
   const j = jscodeshift.withParser(parserFor(filePath));
   const api = { j, jscodeshift: j, stats: () => undefined, report: () => undefined };
   let output: string | undefined | null;
   try {
     output = transform.run({ path: filePath, source: working.text }, api, { findings, endpoint: options.endpoint });
   } catch (error) {
-    working.failed = { file: working.loaded.relPath, kind: 'transform', message: `${transform.id} failed: ${(error as Error).message}; file left unchanged` };
+    working.failed = { file: working.source.relPath, kind: 'transform', message: `${transform.id} failed: ${(error as Error).message}; file left unchanged` };
+    working.text = working.original;
     problems.push(working.failed);
-    return;
+    return true;
   }
-  if (output == null || output === working.text) return;
-  const check = createProject().createSourceFile(filePath, output, { overwrite: true });
-  const broken = syntaxError(check);
+  if (output == null || output === working.text) return false;
+  const broken = syntaxError(createProject().createSourceFile(filePath, output, { overwrite: true }));
   if (broken) {
-    working.failed = { file: working.loaded.relPath, kind: 'invalid-output', message: `${transform.id} produced code that does not parse (${broken}); file left unchanged` };
+    working.failed = { file: working.source.relPath, kind: 'invalid-output', message: `${transform.id} produced code that does not parse (${broken}); file left unchanged` };
+    working.text = working.original;
     problems.push(working.failed);
-    return;
+    return true;
   }
   working.text = output;
   working.transformIds.add(transform.id);
+  return true;
 }
 
 function rulesOf(transformIds: Set<string>): string[] {
   return allTransforms.filter((t) => transformIds.has(t.id)).flatMap((t) => t.rules);
 }
 
-function writeChanges(files: Map<string, WorkingFile>, changes: FileChange[], options: ApplyOptions, problems: FileProblem[]): void {
-  const targets = changes.map((c) => files.get(c.file)!);
+function writeChanges(loaded: Map<string, LoadedSource>, outputs: Map<string, string>, changes: FileChange[], options: ApplyOptions, problems: FileProblem[]): void {
+  const targets = changes.map((c) => loaded.get(c.file)!);
   if (!options.allowDirty) {
-    const dirty = new Set(dirtyFiles(path.dirname(targets[0]?.loaded.absPath ?? '.'), targets.map((t) => t.loaded.absPath)));
+    const dirty = new Set(dirtyFiles(path.dirname(targets[0]?.absPath ?? '.'), targets.map((t) => t.absPath)));
     if (dirty.size > 0) {
-      for (const working of targets) {
-        if (!dirty.has(working.loaded.absPath)) continue;
-        problems.push({ file: working.loaded.relPath, kind: 'dirty', message: 'has uncommitted changes; commit or stash them, or pass --allow-dirty (nothing was written)' });
+      for (const target of targets) {
+        if (dirty.has(target.absPath)) problems.push({ file: target.relPath, kind: 'dirty', message: 'has uncommitted changes; commit or stash them, or pass --allow-dirty (nothing was written)' });
       }
       changes.length = 0;
       return;
     }
   }
   for (let i = changes.length - 1; i >= 0; i--) {
-    const working = files.get(changes[i].file)!;
+    const target = loaded.get(changes[i].file)!;
     try {
-      writeFileAtomic(working.loaded.absPath, writeSourceText(working.text, working.loaded.source));
+      writeFileAtomic(target.absPath, writeSourceText(outputs.get(target.relPath)!, target.source));
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      problems.push({ file: working.loaded.relPath, kind: 'write', message: `could not be written (${code ?? (error as Error).message}); left unchanged` });
+      problems.push({ file: target.relPath, kind: 'write', message: `could not be written (${code ?? (error as Error).message}); left unchanged` });
       changes.splice(i, 1);
     }
   }
@@ -166,7 +215,5 @@ function servedEndpoints(analysis: Analysis, changed: Set<string>): ServedEndpoi
       }
     }
   }
-  void SyntaxKind;
-  void Node;
   return endpoints;
 }
