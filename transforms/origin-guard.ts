@@ -5,7 +5,7 @@
  */
 import type { API, FileInfo } from 'jscodeshift';
 import { createContext, print, type TransformContext, type TransformOptions } from './lib/context';
-import { containsLocation, isFunctionNode, type AnyNode } from './lib/ast';
+import { containsLocation, isFunctionNode, referencedNames, type AnyNode } from './lib/ast';
 import { placeholder } from './lib/emit';
 import { asRouteStatement } from './lib/routes';
 import { ensureNamedImports } from './lib/imports';
@@ -90,6 +90,11 @@ function insertGuard(context: TransformContext, fn: AnyNode, block: AnyNode): bo
   const statements = block.body as AnyNode[];
   const first = statements[0];
   if (first && context.j(first as never).toSource().includes(`${GUARD_NAME}(`)) return false;
+  // `(_req, res)`: the request is used now, so drop the "unused" underscore when the plain name is free.
+  const plain = (req.name as string).replace(/^_+/, '');
+  if (plain && plain !== req.name && !referencedNames(context.j, fn.body).has(plain) && !(fn.params as AnyNode[]).some((p) => p.name === plain)) {
+    req.name = plain;
+  }
   statements.unshift(placeholder(context, guardCall(req.name as string, res.name as string), 'tight'));
   return true;
 }

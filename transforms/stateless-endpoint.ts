@@ -39,7 +39,7 @@ export default function transform(file: FileInfo, api: API, options: TransformOp
   if (cluster) {
     const result = rewriteCluster(context, cluster);
     if (result !== true) {
-      addMarker(context, cluster.routes[0].statement.loc!.start.line, 'legacy-sse-transport', result);
+      addMarker(context, cluster.routes[0].statement.loc!.start.line, anchors[0].ruleId, result);
     }
     return print(context);
   }
@@ -202,7 +202,6 @@ function rewriteCluster(context: TransformContext, cluster: Cluster): true | str
   // Remove the old routes and what only they used, then write the new ones where the first one stood.
   const removed = cluster.routes.map((r) => r.statement);
   const insertAt = Math.min(...cluster.routes.map((r) => cluster.body.indexOf(r.statement)));
-  const leadingComments = (removed[0].comments as AnyNode[] | undefined)?.filter((c) => c.leading) ?? [];
   const deadCandidates = new Set<string>();
   for (const statement of removed) for (const name of referencedNames(j, statement)) deadCandidates.add(name);
   for (const fn of cluster.handlerFunctions) for (const name of referencedNames(j, fn)) deadCandidates.add(name);
@@ -215,24 +214,24 @@ function rewriteCluster(context: TransformContext, cluster: Cluster): true | str
     `${receiver}.post(${endpoint}, ${mw}async (${req}, ${res}) => {`,
     indent(post),
     `});`,
+    ``,
     `// No standalone GET stream and no session to DELETE without sessions: both answer 405.`,
     `${receiver}.get(${endpoint}, (_${req}, ${res}) => {`,
     indent(methodNotAllowedBody(res, quote)),
     `});`,
+    ``,
     `${receiver}.delete(${endpoint}, (_${req}, ${res}) => {`,
     indent(methodNotAllowedBody(res, quote)),
     `});`,
   ];
   if (legacyPaths.length > 0) {
-    lines.push(`// The HTTP+SSE transport is gone: its old paths answer 410 and name the new endpoint.`);
-    for (const legacyPath of legacyPaths) {
+    lines.push('', `// The HTTP+SSE transport is gone: its old paths answer 410 and name the new endpoint.`);
+    for (const [i, legacyPath] of legacyPaths.entries()) {
+      if (i > 0) lines.push('');
       lines.push(`${receiver}.${legacyPath.method}(${legacyPath.path}, (_${req}, ${res}) => {`, indent(goneBody(res, endpointDescription(endpoint), quote)), `});`);
     }
   }
   const generated = [placeholder(context, lines.join('\n'), 'block')];
-  if (leadingComments.length > 0) {
-    generated[0].comments = [...leadingComments, ...((generated[0].comments as AnyNode[]) ?? [])];
-  }
   cluster.body.splice(insertAt, 0, ...generated);
   for (const fn of cluster.handlerFunctions) deadCandidates.add(functionName(fn) ?? '');
   removeDeadDeclarations(context, deadCandidates);

@@ -56,7 +56,9 @@ function isImportLine(line: string): boolean {
 export function placeholderNames(context: TransformContext): Set<string> {
   const names = new Set<string>();
   for (const { code } of placeholders.get(context) ?? []) {
-    for (const match of code.matchAll(/[A-Za-z_$][\w$]*/g)) names.add(match[0]);
+    // Words in comments and strings are not references.
+    const bare = code.replace(/\/\/[^\n]*|\/\*[\s\S]*?\*\/|'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"/g, ' ');
+    for (const match of bare.matchAll(/[A-Za-z_$][\w$]*/g)) names.add(match[0]);
   }
   return names;
 }

@@ -83,14 +83,14 @@ export function guardFunction(options: { typescript: boolean; checkHost: boolean
   ];
   if (options.checkHost) {
     lines.push(
-      `  // A local server also checks Host, so a rebound DNS name cannot reach it.`,
+      `  // A local server also checks Host, so a rebound DNS name cannot reach it (more names: MCP_ALLOWED_HOSTS).`,
       `  const host = (req.headers.host ?? ${s('')}).replace(/:\\d+$/, ${s('')});`,
-      `  if (allowed && !mcpLocalHostnames.has(host) && !mcpAllowedOrigins.has(host)) allowed = false;`,
+      `  if (allowed && !mcpLocalHostnames.has(host) && !(process.env.MCP_ALLOWED_HOSTS ?? ${s('')}).split(${s(',')}).includes(host)) allowed = false;`,
     );
   }
   lines.push(
     `  if (allowed) return false;`,
-    `  res.writeHead(403, { ${s('Content-Type')}: ${s('application/json')} }).end(JSON.stringify({ jsonrpc: ${s('2.0')}, error: { code: -32000, message: ${s('Forbidden: Origin not allowed')} }, id: null }));`,
+    `  res.writeHead(403, { ${s('Content-Type')}: ${s('application/json')} }).end(JSON.stringify({ jsonrpc: ${s('2.0')}, error: { code: -32000, message: ${s(options.checkHost ? 'Forbidden: Origin or Host not allowed' : 'Forbidden: Origin not allowed')} }, id: null }));`,
     `  return true;`,
     `}`,
   );

@@ -1,0 +1,47 @@
+// Transform fixtures (@next/codemod style, with Rector's rule): fixtures/<transform-id>/<case>.input.<ext> must become
+// <case>.output.<ext>; a case without an output must not change. Every output must parse, and a second run on the
+// output must change nothing (OpenRewrite's two-cycle rule). UPDATE=1 rewrites the expected outputs.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import jscodeshift from 'jscodeshift';
+import { transforms, type TransformModule } from '../transforms';
+import { parserFor } from '../transforms/lib/context';
+import { analyzeSources, createProject, syntaxError } from '../src/engine/analyze';
+import { allRules } from '../src/rules';
+
+const FIXTURES = path.resolve(__dirname, '..', 'fixtures');
+const UPDATE = process.env.UPDATE === '1';
+
+function run(transform: TransformModule, filePath: string, source: string): string {
+  const analysis = analyzeSources([{ absPath: filePath, relPath: path.basename(filePath), text: source }], allRules);
+  const findings = (analysis.files[0]?.findings ?? []).filter((f) => transform.rules.includes(f.ruleId));
+  if (findings.length === 0) return source;
+  const j = jscodeshift.withParser(parserFor(filePath));
+  const output = transform.run({ path: filePath, source }, { j, jscodeshift: j, stats: () => undefined, report: () => undefined }, { findings });
+  return output ?? source;
+}
+
+for (const transform of transforms) {
+  const dir = path.join(FIXTURES, transform.id);
+  const inputs = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => /\.input\.\w+$/.test(f)).sort() : [];
+  describe(`transform ${transform.id}`, () => {
+    it('has fixtures, including one that must not change', () => {
+      expect(inputs.length).toBeGreaterThanOrEqual(2);
+      expect(inputs.some((input) => !fs.existsSync(path.join(dir, input.replace('.input.', '.output.'))))).toBe(true);
+    });
+    for (const input of inputs) {
+      it(input.replace(/\.input\.\w+$/, ''), () => {
+        const inputPath = path.join(dir, input);
+        const outputPath = path.join(dir, input.replace('.input.', '.output.'));
+        const source = fs.readFileSync(inputPath, 'utf8');
+        const output = run(transform, inputPath, source);
+        if (UPDATE && output !== source) fs.writeFileSync(outputPath, output);
+        const expected = fs.existsSync(outputPath) ? fs.readFileSync(outputPath, 'utf8') : source;
+        expect(output).toBe(expected);
+        expect(syntaxError(createProject().createSourceFile(inputPath, output, { overwrite: true }))).toBeUndefined();
+        expect(run(transform, inputPath, output), 'a second run changes nothing').toBe(output);
+      });
+    }
+  });
+}
