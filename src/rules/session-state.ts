@@ -1,6 +1,7 @@
-import { Node, SyntaxKind } from 'ts-morph';
+import { Node, SyntaxKind, type SourceFile } from 'ts-morph';
 import type { Rule } from './rule';
-import { routeContextsOf } from '../analysis/routes';
+import { resolveHandler, routeContextsOf, staticString } from '../analysis/routes';
+import type { ToolRegistration } from '../analysis/tools';
 import { enclosingFunction } from './shared';
 
 const CONTEXT_PARAM = /^(?:extra|ctx|context|requestExtra|handlerExtra)$/;
@@ -30,11 +31,26 @@ export const sessionState: Rule = {
       const declaration = object.getSymbol()?.getDeclarations()[0];
       if (!declaration || !Node.isParameterDeclaration(declaration)) continue;
       const fn = declaration.getParent();
-      const typed = /RequestHandlerExtra|ServerContext/.test(declaration.getTypeNode()?.getText() ?? '');
+      const typed = namesContextType(declaration.getTypeNode(), 0);
       if (!handlers.has(fn) && !typed && !CONTEXT_PARAM.test(object.getText())) continue;
       if (facts.holds(object, 'StreamableHTTPServerTransport') || facts.holds(object, 'SSEServerTransport')) continue;
       report(access, `Session state: the tool reads \`${access.getText()}\`, which is undefined once sessions are gone.`);
     }
+    // async ({ item }, { sessionId }) => …  — the id destructured from the handler context.
+    for (const { handler, contextIndex } of contextParameters(facts.tools, sourceFile)) {
+      const parameter = (handler as Node & { getParameters?(): Node[] }).getParameters?.()[contextIndex];
+      if (!parameter || !Node.isParameterDeclaration(parameter)) continue;
+      const pattern = parameter.getNameNode();
+      if (!Node.isObjectBindingPattern(pattern)) continue;
+      for (const element of pattern.getElements()) {
+        if ((element.getPropertyNameNode()?.getText() ?? element.getName()) !== 'sessionId') continue;
+        report(element, 'Session state: the tool destructures `sessionId` from its context, which is undefined once sessions are gone.');
+      }
+    }
+    const mutators = [
+      ...facts.tools.map((t) => ({ name: `tool \`${t.name}\``, handler: t.handler })),
+      ...requestHandlers(sourceFile).map(({ method, handler }) => ({ name: `the \`${method}\` handler`, handler })),
+    ];
     for (const construction of facts.constructions('McpServer')) {
       const factory = enclosingFunction(construction);
       if (!factory) continue;
@@ -43,9 +59,9 @@ export const sessionState: Rule = {
       for (const statement of body.getStatements()) {
         if (!Node.isVariableStatement(statement)) continue;
         for (const variable of statement.getDeclarations()) {
-          const mutatedIn = toolMutating(variable, facts.tools.map((t) => ({ name: t.name, handler: t.handler })));
+          const mutatedIn = toolMutating(variable, mutators);
           if (mutatedIn) {
-            report(variable, `Session state: \`${variable.getName()}\` lives in the per-session server factory and tool \`${mutatedIn}\` changes it; a fresh server per request loses it.`);
+            report(variable, `Session state: \`${variable.getName()}\` lives in the per-session server factory and ${mutatedIn} changes it; a fresh server per request loses it.`);
           }
         }
       }
@@ -56,15 +72,61 @@ export const sessionState: Rule = {
       const storage = callee.getExpression();
       const declaration = storage.getSymbol()?.getDeclarations()[0];
       const init = declaration && Node.isVariableDeclaration(declaration) ? declaration.getInitializer() : undefined;
-      if (!init || !/^new\s+AsyncLocalStorage\b/.test(init.getText())) continue;
+      if (!init || !/^new\s+(?:[\w$]+\.)?AsyncLocalStorage\b/.test(init.getText())) continue;
       if (routeContextsOf(call).length === 0) continue;
       report(call, 'Session state: an AsyncLocalStorage context is entered per request/session and read by tools.');
     }
   },
 };
 
-/** Name of a tool whose handler mutates the variable (assigns it, or calls a mutating method on it). */
-function toolMutating(variable: Node, tools: Array<{ name: string; handler?: Node }>): string | undefined {
+/** Does a parameter's type name the SDK handler context, directly or through local type aliases? */
+function namesContextType(typeNode: Node | undefined, depth: number): boolean {
+  if (!typeNode || depth > 3) return false;
+  if (/RequestHandlerExtra|ServerContext/.test(typeNode.getText())) return true;
+  for (const reference of [typeNode, ...typeNode.getDescendants()].filter(Node.isTypeReference)) {
+    for (const declaration of reference.getTypeName().getSymbol()?.getDeclarations() ?? []) {
+      if (Node.isTypeAliasDeclaration(declaration) && namesContextType(declaration.getTypeNode(), depth + 1)) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * Handlers and the index of their context parameter: `server.tool` / `registerTool` callbacks take it first when the
+ * tool has no input schema and second otherwise; fastmcp `execute(args, context)` and `setRequestHandler(schema,
+ * (request, extra) => …)` take it second.
+ */
+function contextParameters(tools: readonly ToolRegistration[], sourceFile: SourceFile): Array<{ handler: Node; contextIndex: number }> {
+  const result: Array<{ handler: Node; contextIndex: number }> = [];
+  for (const tool of tools) {
+    if (!tool.handler) continue;
+    if (tool.form === 'addTool') result.push({ handler: tool.handler, contextIndex: 1 });
+    else if (tool.form === 'registerTool') result.push({ handler: tool.handler, contextIndex: tool.config?.getProperty('inputSchema') ? 1 : 0 });
+    else if (tool.form === 'tool' && Node.isCallExpression(tool.node)) {
+      const middle = tool.node.getArguments().slice(1, tool.callbackIndex);
+      const hasSchema = middle.some((arg) => !Node.isStringLiteral(arg) && !Node.isNoSubstitutionTemplateLiteral(arg) && arg !== tool.annotations);
+      result.push({ handler: tool.handler, contextIndex: hasSchema ? 1 : 0 });
+    }
+  }
+  for (const { handler } of requestHandlers(sourceFile)) result.push({ handler, contextIndex: 1 });
+  return result;
+}
+
+/** Low-level `server.setRequestHandler(Schema | 'method', handler)` registrations. */
+function requestHandlers(sourceFile: SourceFile): Array<{ method: string; handler: Node }> {
+  const result: Array<{ method: string; handler: Node }> = [];
+  for (const call of sourceFile.getDescendantsOfKind(SyntaxKind.CallExpression)) {
+    const callee = call.getExpression();
+    if (!Node.isPropertyAccessExpression(callee) || callee.getName() !== 'setRequestHandler') continue;
+    const [method, handlerArg] = call.getArguments();
+    const handler = resolveHandler(handlerArg);
+    if (method && handler) result.push({ method: staticString(method) ?? method.getText(), handler });
+  }
+  return result;
+}
+
+/** Description of a tool or request handler that mutates the variable (assigns it, or calls a mutating method on it). */
+function toolMutating(variable: Node, tools: ReadonlyArray<{ name: string; handler?: Node }>): string | undefined {
   if (!Node.isVariableDeclaration(variable) || !Node.isIdentifier(variable.getNameNode())) return undefined;
   const symbol = variable.getSymbol();
   const name = variable.getName();
