@@ -28,6 +28,8 @@ export interface Finding extends Location {
   fix: FixKind;
   /** Other sites of the same construct (e.g. the POST route that goes with a GET /sse route). */
   related?: RelatedLocation[];
+  /** Rule-specific facts the fixer uses (e.g. the inferred tool annotations); stable only within one version. */
+  data?: Record<string, unknown>;
 }
 
 /** An inline or file-level ignore comment and what it silenced. */

@@ -7,6 +7,7 @@ import hoistServerFactory, * as hoistMeta from './hoist-server-factory';
 import statelessEndpoint, * as endpointMeta from './stateless-endpoint';
 import originGuard, * as originMeta from './origin-guard';
 import bindLocalhost, * as bindMeta from './bind-localhost';
+import idempotencyHints, * as hintsMeta from './idempotency-hints';
 
 export interface TransformModule {
   id: string;
@@ -21,5 +22,6 @@ export const transforms: readonly TransformModule[] = [
   { id: hoistMeta.id, rules: hoistMeta.rules, level: 'auto', run: hoistServerFactory },
   { id: endpointMeta.id, rules: endpointMeta.rules, level: 'auto', run: statelessEndpoint },
   { id: originMeta.id, rules: originMeta.rules, level: 'auto', run: originGuard },
+  { id: hintsMeta.id, rules: hintsMeta.rules, level: 'auto', run: idempotencyHints },
   { id: bindMeta.id, rules: bindMeta.rules, level: 'unsafe', run: bindLocalhost },
 ];

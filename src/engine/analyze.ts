@@ -1,8 +1,8 @@
 // Handle stage: parse candidate files into one ts-morph project (so imports resolve across files),
 // run every enabled rule on every file, then apply suppressions and collect migration markers.
 import { Project, ts, type Node, type SourceFile } from 'ts-morph';
-import type { Finding, FixKind, Suppression } from '../model';
-import type { Rule } from '../rules/rule';
+import type { Finding, Suppression } from '../model';
+import type { ReportOptions, Rule } from '../rules/rule';
 import { FileFacts, type ProjectFacts } from '../analysis/file-facts';
 import { fileValidatesOrigin } from '../rules/origin-validation';
 import { applySuppressions, parseSuppressions } from './suppressions';
@@ -88,7 +88,7 @@ function analyzeFile(relPath: string, sourceFile: SourceFile, projectFacts: Proj
   const raw: Finding[] = [];
   const seen = new Set<string>();
   for (const rule of rules) {
-    const report = (node: Node, message: string, options: { hint?: string; fix?: FixKind; related?: Array<{ node: Node; message: string }> } = {}) => {
+    const report = (node: Node, message: string, options: ReportOptions = {}) => {
       const finding: Finding = {
         ruleId: rule.meta.id,
         severity: rule.meta.severity,
@@ -98,6 +98,7 @@ function analyzeFile(relPath: string, sourceFile: SourceFile, projectFacts: Proj
       };
       const hint = options.hint ?? rule.meta.hint;
       if (hint) finding.hint = hint;
+      if (options.data) finding.data = options.data;
       if (options.related?.length) {
         finding.related = options.related.map(({ node: other, message: relatedMessage }) => ({
           ...locate(relativeTo(relPath, sourceFile, other), other),

@@ -7,7 +7,8 @@ import { createTwoFilesPatch } from 'diff';
 import type { ApplyResult, FileChange, FileProblem, Finding, ManualItem, ServedEndpoint } from '../model';
 import { transforms as allTransforms, type TransformModule } from '../../transforms';
 import { parserFor } from '../../transforms/lib/context';
-import { scan, collectCheckResult, type ScanOptions, type LoadedSource } from './scan';
+import { scan, collectCheckResult, selectRules, type ScanOptions, type LoadedSource } from './scan';
+import type { Rule } from '../rules/rule';
 import { analyzeSources, createProject, syntaxError, type Analysis, type SourceInput } from './analyze';
 import { allRules } from '../rules';
 import { writeSourceText } from './read-source';
@@ -39,6 +40,8 @@ interface WorkingFile {
 }
 
 export interface MigrateOptions {
+  /** Rules to detect with (default: all); only transforms for these rules run. */
+  rules?: readonly Rule[];
   unsafe?: boolean;
   endpoint?: string;
   /** Analysis of exactly these sources, when the caller already has it. */
@@ -64,16 +67,18 @@ export interface Migration {
  */
 export function migrateSources(sources: SourceInput[], options: MigrateOptions = {}): Migration {
   const files = new Map<string, WorkingFile>();
-  let analysis = options.initialAnalysis ?? analyzeSources(sources, allRules);
+  const rules = options.rules ?? allRules;
+  const ruleIds = new Set(rules.map((r) => r.meta.id));
+  let analysis = options.initialAnalysis ?? analyzeSources(sources, rules);
   for (const source of sources) {
     const found = analysis.files.find((f) => f.relPath === source.relPath)?.findings ?? [];
     files.set(source.relPath, { source, foundRules: new Set(found.map((f) => f.ruleId)), original: source.text, text: source.text, transformIds: new Set() });
   }
   const problems: FileProblem[] = [];
-  const enabled = allTransforms.filter((t) => t.level === 'auto' || options.unsafe);
+  const enabled = allTransforms.filter((t) => (t.level === 'auto' || options.unsafe) && t.rules.some((id) => ruleIds.has(id)));
   let stale = false;
   for (const transform of enabled) {
-    if (stale) analysis = reanalyze(files);
+    if (stale) analysis = reanalyze(files, rules);
     stale = false;
     for (const fileAnalysis of analysis.files) {
       const working = files.get(fileAnalysis.relPath)!;
@@ -83,7 +88,7 @@ export function migrateSources(sources: SourceInput[], options: MigrateOptions =
       stale = runTransform(transform, working, findings, options, problems) || stale;
     }
   }
-  if (stale) analysis = reanalyze(files);
+  if (stale) analysis = reanalyze(files, rules);
   return {
     outputs: new Map([...files].map(([rel, w]) => [rel, w.text])),
     transformIds: new Map([...files].map(([rel, w]) => [rel, w.transformIds])),
@@ -104,7 +109,8 @@ export function apply(options: ApplyOptions): ApplyResult {
     normalized ||= crlf;
     return { absPath: loaded.absPath, relPath: loaded.relPath, text: crlf ? loaded.text.replace(/\r\n/g, '\n') : loaded.text };
   });
-  const migration = migrateSources(sources, { unsafe: options.unsafe, endpoint: options.endpoint, initialAnalysis: normalized ? undefined : scanned.analysis });
+  const rules = selectRules(options.rules, options.skipRules);
+  const migration = migrateSources(sources, { rules, unsafe: options.unsafe, endpoint: options.endpoint, initialAnalysis: normalized ? undefined : scanned.analysis });
   const problems: FileProblem[] = [...scanned.problems, ...migration.problems];
   const after = collectCheckResult({ ...scanned, analysis: migration.analysis, problems });
   const changes: FileChange[] = [];
@@ -133,8 +139,8 @@ export function apply(options: ApplyOptions): ApplyResult {
   };
 }
 
-function reanalyze(files: Map<string, WorkingFile>): Analysis {
-  return analyzeSources([...files.values()].map((w) => ({ ...w.source, text: w.text })), allRules);
+function reanalyze(files: Map<string, WorkingFile>, rules: readonly Rule[]): Analysis {
+  return analyzeSources([...files.values()].map((w) => ({ ...w.source, text: w.text })), rules);
 }
 
 /** Returns whether the file changed. */

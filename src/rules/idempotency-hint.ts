@@ -1,6 +1,6 @@
+import { Node, type ObjectLiteralExpression } from 'ts-morph';
 import type { Rule } from './rule';
-import { writtenHints } from '../analysis/tools';
-import { Node } from 'ts-morph';
+import { ANNOTATION_KEYS, type ToolRegistration } from '../analysis/tools';
 
 export const idempotencyHint: Rule = {
   meta: {
@@ -17,10 +17,111 @@ export const idempotencyHint: Rule = {
   },
   check({ facts, report }) {
     for (const tool of facts.tools) {
-      const hints = writtenHints(tool);
-      if (hints.has('readOnlyHint') || hints.has('idempotentHint')) continue;
+      const hints = toolHints(tool);
+      // `undefined`: the annotations come from somewhere we cannot read (a call, an unresolved import): stay silent.
+      if (!hints || hints.has('readOnlyHint') || hints.has('idempotentHint')) continue;
       const site = tool.form === 'list-literal' ? tool.node : Node.isCallExpression(tool.node) ? tool.node.getArguments()[0] ?? tool.node : tool.node;
       report(site, `Tool \`${tool.name}\` has no readOnlyHint/idempotentHint: clients cannot tell whether re-issuing a dropped call is safe.`);
     }
   },
 };
+
+const MAX_DEPTH = 6;
+
+/**
+ * The annotation keys written for a tool, read through `const` objects, spreads and config variables
+ * (`annotations: READ_ONLY`, `{ ...SAFE, title }`, `registerTool(name, config, cb)`); `undefined` when they cannot be read.
+ */
+export function toolHints(tool: ToolRegistration): Set<string> | undefined {
+  if (tool.form === 'tool') {
+    const annotations = toolAnnotationsArgument(tool);
+    if (annotations === 'unknown') return undefined;
+    return annotations ? objectKeys(annotations.object, 0) : new Set();
+  }
+  const config = tool.form === 'list-literal' ? tool.node : Node.isCallExpression(tool.node) ? tool.node.getArguments()[tool.form === 'addTool' ? 0 : 1] : undefined;
+  if (!config) return new Set(); // registerTool(name) with no config
+  const object = resolveObject(config, 0);
+  if (!object) return undefined;
+  const property = object.getProperty('annotations');
+  if (!property) return object.getProperties().some(Node.isSpreadAssignment) ? undefined : new Set();
+  const value = Node.isPropertyAssignment(property) ? property.getInitializer() : Node.isShorthandPropertyAssignment(property) ? property.getNameNode() : undefined;
+  const annotations = value && resolveObject(value, 0);
+  return annotations ? objectKeys(annotations, 0) : undefined;
+}
+
+/**
+ * For the `server.tool(name, [description], [schema], [annotations], cb)` overloads: the argument holding the
+ * annotations (the last object before the callback whose keys are all annotation keys and whose values are not schemas),
+ * `undefined` when there is none, `'unknown'` when an argument that may hold them cannot be read.
+ */
+export function toolAnnotationsArgument(tool: ToolRegistration): { node: Node; object: ObjectLiteralExpression } | undefined | 'unknown' {
+  if (tool.form !== 'tool' || !Node.isCallExpression(tool.node)) return undefined;
+  const middle = tool.node
+    .getArguments()
+    .slice(1, tool.callbackIndex)
+    .filter((arg) => !Node.isStringLiteral(arg) && !Node.isNoSubstitutionTemplateLiteral(arg) && !Node.isTemplateExpression(arg));
+  const last = middle[middle.length - 1];
+  if (!last) return undefined;
+  const object = resolveObject(last, 0);
+  if (object && isAnnotationsObject(object)) return { node: last, object };
+  // (name, schema, X, cb): X can only be annotations.
+  if (!object && middle.length >= 2) return 'unknown';
+  return undefined;
+}
+
+function isAnnotationsObject(object: ObjectLiteralExpression): boolean {
+  const properties = object.getProperties();
+  if (properties.length === 0) return false;
+  return properties.every((property) => {
+    if (Node.isSpreadAssignment(property)) {
+      const spread = resolveObject(property.getExpression(), 1);
+      return !spread || isAnnotationsObject(spread);
+    }
+    if (Node.isShorthandPropertyAssignment(property)) return ANNOTATION_KEYS.has(property.getName());
+    if (!Node.isPropertyAssignment(property) || !ANNOTATION_KEYS.has(property.getName())) return false;
+    // A schema's values are validators (`z.string()`, `{ type: 'string' }`); an annotation's are booleans and strings.
+    const value = unwrap(property.getInitializer());
+    return !!value && !Node.isCallExpression(value) && !Node.isObjectLiteralExpression(value) && !Node.isPropertyAccessExpression(value);
+  });
+}
+
+/** Keys of an object literal, following spreads; `undefined` when a spread cannot be read. */
+function objectKeys(object: ObjectLiteralExpression, depth: number): Set<string> | undefined {
+  const keys = new Set<string>();
+  for (const property of object.getProperties()) {
+    if (Node.isSpreadAssignment(property)) {
+      const spread = depth < MAX_DEPTH ? resolveObject(property.getExpression(), depth + 1) : undefined;
+      const inner = spread && objectKeys(spread, depth + 1);
+      if (!inner) return undefined;
+      for (const key of inner) keys.add(key);
+    } else if (Node.isPropertyAssignment(property) || Node.isShorthandPropertyAssignment(property)) {
+      keys.add(property.getName());
+    }
+  }
+  return keys;
+}
+
+function unwrap(node: Node | undefined): Node | undefined {
+  let current = node;
+  while (current && (Node.isParenthesizedExpression(current) || Node.isAsExpression(current) || Node.isSatisfiesExpression(current) || Node.isNonNullExpression(current))) {
+    current = current.getExpression();
+  }
+  return current;
+}
+
+/** An object literal, or a variable (local or imported from a project file) initialised with one. */
+function resolveObject(node: Node, depth: number): ObjectLiteralExpression | undefined {
+  const value = unwrap(node);
+  if (!value || depth > MAX_DEPTH) return undefined;
+  if (Node.isObjectLiteralExpression(value)) return value;
+  if (!Node.isIdentifier(value)) return undefined;
+  const symbol = value.getSymbol();
+  const target = symbol?.isAlias() ? symbol.getAliasedSymbol() : symbol;
+  for (const declaration of target?.getDeclarations() ?? []) {
+    if (Node.isVariableDeclaration(declaration)) {
+      const initializer = declaration.getInitializer();
+      if (initializer) return resolveObject(initializer, depth + 1);
+    }
+  }
+  return undefined;
+}

@@ -22,6 +22,8 @@ export interface RuleMeta {
 export interface ReportOptions {
   hint?: string;
   fix?: FixKind;
+  /** Facts for the fixer, carried on the finding. */
+  data?: Record<string, unknown>;
   related?: Array<{ node: Node; message: string }>;
 }
 

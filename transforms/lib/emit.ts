@@ -24,8 +24,26 @@ export function placeholder(context: TransformContext, code: string, spacing: Sp
   return statementsOf(context.j, `${token};`)[0];
 }
 
+/**
+ * An inline placeholder (an identifier, or a shorthand property `{ token }`), replaced by `code` wherever recast
+ * printed it: for an argument or an object property that must read exactly as written.
+ */
+export function inlinePlaceholder(context: TransformContext, code: string): string {
+  const token = `__mcpMigrateInline${(counter++).toString(36)}__`;
+  const list = inlines.get(context) ?? [];
+  list.push({ token, code, spacing: 'tight' });
+  inlines.set(context, list);
+  return token;
+}
+
+const inlines = new WeakMap<TransformContext, Placeholder[]>();
+
 export function expandPlaceholders(context: TransformContext, printed: string): string {
   let out = printed;
+  for (const { token, code } of inlines.get(context) ?? []) {
+    if (!out.includes(token)) throw new Error(`generated code placeholder ${token} was lost while printing`);
+    out = out.split(token).join(code);
+  }
   const unit = context.useTabs ? '\t' : ' '.repeat(context.tabWidth);
   for (const { token, code, spacing } of placeholders.get(context) ?? []) {
     const lines = out.split('\n');
@@ -55,7 +73,7 @@ function isImportLine(line: string): boolean {
 /** Identifiers the generated code refers to, so dead-code pruning keeps what the templates use. */
 export function placeholderNames(context: TransformContext): Set<string> {
   const names = new Set<string>();
-  for (const { code } of placeholders.get(context) ?? []) {
+  for (const { code } of [...(placeholders.get(context) ?? []), ...(inlines.get(context) ?? [])]) {
     // Words in comments and strings are not references.
     const bare = code.replace(/\/\/[^\n]*|\/\*[\s\S]*?\*\/|'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"/g, ' ');
     for (const match of bare.matchAll(/[A-Za-z_$][\w$]*/g)) names.add(match[0]);
