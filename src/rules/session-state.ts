@@ -3,6 +3,7 @@ import type { Rule } from './rule';
 import { resolveHandler, routeContextsOf, staticString } from '../analysis/routes';
 import type { ToolRegistration } from '../analysis/tools';
 import { enclosingFunction } from './shared';
+import { toolAnnotationsArgument } from './idempotency-hint';
 
 const CONTEXT_PARAM = /^(?:extra|ctx|context|requestExtra|handlerExtra)$/;
 const MUTATORS = /^(?:push|pop|shift|unshift|splice|set|delete|add|clear|sort|reverse|fill)$/;
@@ -103,8 +104,11 @@ function contextParameters(tools: readonly ToolRegistration[], sourceFile: Sourc
     if (tool.form === 'addTool') result.push({ handler: tool.handler, contextIndex: 1 });
     else if (tool.form === 'registerTool') result.push({ handler: tool.handler, contextIndex: tool.config?.getProperty('inputSchema') ? 1 : 0 });
     else if (tool.form === 'tool' && Node.isCallExpression(tool.node)) {
+      const annotations = toolAnnotationsArgument(tool);
       const middle = tool.node.getArguments().slice(1, tool.callbackIndex);
-      const hasSchema = middle.some((arg) => !Node.isStringLiteral(arg) && !Node.isNoSubstitutionTemplateLiteral(arg) && arg !== tool.annotations);
+      const hasSchema = middle.some(
+        (arg) => !Node.isStringLiteral(arg) && !Node.isNoSubstitutionTemplateLiteral(arg) && (annotations === 'unknown' || arg !== annotations?.node),
+      );
       result.push({ handler: tool.handler, contextIndex: hasSchema ? 1 : 0 });
     }
   }
