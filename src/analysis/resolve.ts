@@ -18,7 +18,12 @@ export function resolveOrigin(expression: Node, depth = 0): ImportOrigin | undef
   if (Node.isIdentifier(node)) return resolveIdentifier(node, depth);
   if (Node.isPropertyAccessExpression(node)) {
     const base = resolveOrigin(node.getExpression(), depth + 1);
-    if (base && (base.name === '*' || base.name === 'default')) return { module: base.module, name: node.getName() };
+    if (base && (base.name === '*' || base.name === 'default')) {
+      // `bundle.X` where `bundle` is a namespace of a project file: follow that file's exports.
+      const file = base.name === '*' ? node.getSourceFile().getProject().getSourceFile(base.module) : undefined;
+      const followed = file ? resolveExport(file, node.getName(), depth + 1) : undefined;
+      return followed ?? { module: base.module, name: node.getName() };
+    }
     return undefined;
   }
   const required = requireSpecifier(node);
