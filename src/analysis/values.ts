@@ -68,8 +68,11 @@ export function typeOrigins(typeNode: Node | undefined): ImportOrigin[] {
 
 function originsOfBinding(node: Node, depth: number, seen: Set<Node>): ImportOrigin[] {
   const nameNode = Node.isPropertyAccessExpression(node) ? node.getNameNode() : node;
-  const symbol = nameNode.getSymbol();
-  if (!symbol) return [];
+  const local = nameNode.getSymbol();
+  if (!local) return [];
+  // An imported binding (`import { transports } from './store'`): look at the declaration it aliases.
+  const isImport = local.getDeclarations().some((d) => Node.isImportSpecifier(d) || Node.isImportClause(d));
+  const symbol = (isImport ? local.getAliasedSymbol() : undefined) ?? local;
   const origins: ImportOrigin[] = [];
   for (const declaration of symbol.getDeclarations()) {
     if (
