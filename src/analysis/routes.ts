@@ -264,10 +264,20 @@ function switchCaseMethods(clause: Node): { methods?: Set<HttpMethod>; paths: No
   const switchStatement = clause.getParent()?.getParent();
   if (!switchStatement || !Node.isSwitchStatement(switchStatement)) return undefined;
   const subject = switchStatement.getExpression().getText();
-  const expr = clause.getExpression();
-  if (!Node.isStringLiteral(expr)) return undefined;
-  if (METHOD_EXPR.test(subject)) return { methods: new Set([expr.getLiteralValue().toUpperCase() as HttpMethod]), paths: [] };
-  if (PATH_EXPR.test(subject)) return { paths: [expr] };
+  // `case 'GET': case 'DELETE': …` — empty clauses just before this one fall through into it.
+  const clauses = switchStatement.getCaseBlock().getClauses();
+  let first = clauses.indexOf(clause);
+  while (first > 0 && Node.isCaseClause(clauses[first - 1]) && clauses[first - 1].getStatements().length === 0) first--;
+  const literals: Node[] = [];
+  const values: string[] = [];
+  for (const c of clauses.slice(first, clauses.indexOf(clause) + 1)) {
+    const expr = Node.isCaseClause(c) ? c.getExpression() : undefined;
+    if (!expr || !(Node.isStringLiteral(expr) || Node.isNoSubstitutionTemplateLiteral(expr))) return undefined;
+    literals.push(expr);
+    values.push(expr.getLiteralValue());
+  }
+  if (METHOD_EXPR.test(subject)) return { methods: new Set(values.map((v) => v.toUpperCase() as HttpMethod)), paths: [] };
+  if (PATH_EXPR.test(subject)) return { paths: literals };
   return undefined;
 }
 
