@@ -1,7 +1,16 @@
-import { SyntaxKind } from 'ts-morph';
+import { Node, SyntaxKind, type CallExpression } from 'ts-morph';
 import type { Rule } from './rule';
 import { stringLiterals } from '../analysis/file-facts';
+import { requireSpecifier } from '../analysis/resolve';
 import { propertyAssignmentsNamed } from './shared';
+
+const EXAMPLE_STORE = /examples\/shared\/inMemoryEventStore/;
+
+function dynamicImportSpecifier(call: CallExpression): string | undefined {
+  if (call.getExpression().getKind() !== SyntaxKind.ImportKeyword) return undefined;
+  const [arg] = call.getArguments();
+  return arg && (Node.isStringLiteral(arg) || Node.isNoSubstitutionTemplateLiteral(arg)) ? arg.getLiteralValue() : undefined;
+}
 
 export const lastEventId: Rule = {
   meta: {
@@ -23,8 +32,8 @@ export const lastEventId: Rule = {
     ],
   },
   check({ sourceFile, facts, report }) {
-    const text = sourceFile.getFullText();
-    if (!facts.importsMcp && !/last-event-id|storeEvent/i.test(text)) return;
+    // A file that neither imports MCP nor speaks JSON-RPC (a dashboard feed resuming by Last-Event-ID) is not MCP.
+    if (!facts.importsMcp && !/jsonrpc/.test(sourceFile.getFullText())) return;
     for (const prop of propertyAssignmentsNamed(sourceFile, 'eventStore')) {
       report(prop, 'Resumability: `eventStore` replays SSE events after `Last-Event-ID`, which stateless Streamable HTTP does not support.');
     }
@@ -40,8 +49,15 @@ export const lastEventId: Rule = {
       report(literal, 'Resumability: the `Last-Event-ID` header is read to replay missed events.', { fix: 'manual' });
     }
     for (const declaration of sourceFile.getImportDeclarations()) {
-      if (/examples\/shared\/inMemoryEventStore/.test(declaration.getModuleSpecifierValue())) {
+      if (EXAMPLE_STORE.test(declaration.getModuleSpecifierValue())) {
         report(declaration, 'Resumability: `InMemoryEventStore` from the SDK examples.');
+      }
+    }
+    // require('…/inMemoryEventStore.js') and await import('…/inMemoryEventStore.js')
+    for (const call of sourceFile.getDescendantsOfKind(SyntaxKind.CallExpression)) {
+      const specifier = requireSpecifier(call) ?? dynamicImportSpecifier(call);
+      if (specifier && EXAMPLE_STORE.test(specifier)) {
+        report(call.getFirstAncestorByKind(SyntaxKind.VariableStatement) ?? call, 'Resumability: `InMemoryEventStore` from the SDK examples.');
       }
     }
   },
