@@ -8,6 +8,7 @@ import type { API, FileInfo } from 'jscodeshift';
 import { createContext, print, type TransformOptions } from './lib/context';
 import { containsLocation, isFunctionNode, type AnyNode } from './lib/ast';
 import { inlinePlaceholder } from './lib/emit';
+import { appendProperty, originalText } from './lib/source-edit';
 import type { ToolHints } from '../src/analysis/tool-effects';
 
 export const id = 'idempotency-hints';
@@ -106,30 +107,3 @@ function replaceWith(context: ReturnType<typeof createContext>, list: AnyNode[],
   return true;
 }
 
-function originalText(context: ReturnType<typeof createContext>, node: AnyNode): string {
-  return context.file.source.slice(node.start as number, node.end as number);
-}
-
-/**
- * The object's own source with one more property, laid out as the object is: on one line, or on a new line
- * indented like the last property (adding the comma the last property needs).
- */
-function appendProperty(context: ReturnType<typeof createContext>, object: AnyNode, property: string): string {
-  const text = originalText(context, object);
-  const properties = object.properties as AnyNode[];
-  const closing = text.lastIndexOf('}');
-  if (properties.length === 0) return `{ ${property} }`;
-  const last = properties[properties.length - 1];
-  const lastEnd = (last.end as number) - (object.start as number);
-  const between = text.slice(lastEnd, closing);
-  const hasComma = between.includes(',');
-  if (!text.includes('\n')) {
-    return `${text.slice(0, lastEnd)}, ${property}${hasComma ? ',' : ''}${text.slice(lastEnd).replace(/^,/, '')}`;
-  }
-  const source = context.file.source;
-  const lastStart = last.start as number;
-  const indentation = source.slice(source.lastIndexOf('\n', lastStart - 1) + 1, lastStart);
-  // Keep the author's trailing-comma style: a comma after the new property only if the old last one had one.
-  const tail = hasComma ? between.slice(between.indexOf(',') + 1) : between;
-  return `${text.slice(0, lastEnd)},\n${indentation}${property}${hasComma ? ',' : ''}${tail}${text.slice(closing)}`;
-}

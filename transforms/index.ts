@@ -8,6 +8,7 @@ import statelessEndpoint, * as endpointMeta from './stateless-endpoint';
 import originGuard, * as originMeta from './origin-guard';
 import bindLocalhost, * as bindMeta from './bind-localhost';
 import idempotencyHints, * as hintsMeta from './idempotency-hints';
+import sessionHandles, * as handlesMeta from './session-handles';
 
 export interface TransformModule {
   id: string;
@@ -22,6 +23,7 @@ export const transforms: readonly TransformModule[] = [
   { id: hoistMeta.id, rules: hoistMeta.rules, level: 'auto', run: hoistServerFactory },
   { id: endpointMeta.id, rules: endpointMeta.rules, level: 'auto', run: statelessEndpoint },
   { id: originMeta.id, rules: originMeta.rules, level: 'auto', run: originGuard },
+  { id: handlesMeta.id, rules: handlesMeta.rules, level: 'unsafe', run: sessionHandles },
   { id: hintsMeta.id, rules: hintsMeta.rules, level: 'auto', run: idempotencyHints },
   { id: bindMeta.id, rules: bindMeta.rules, level: 'unsafe', run: bindLocalhost },
 ];

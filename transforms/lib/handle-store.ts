@@ -1,0 +1,76 @@
+// The module-level store that replaces session state: handles minted by `open_session`, a sliding lifetime and a
+// size cap. Written out in the migrated file so the server owns (and can tune) it.
+export const HANDLE_ARG = 'session_handle';
+export const OPEN_TOOL = 'open_session';
+
+export interface StoreVariable {
+  name: string;
+  /** Type annotation text (TypeScript), if the factory variable had one. */
+  type?: string;
+  initializer: string;
+}
+
+export function handleStoreCode(options: { typescript: boolean; variables: StoreVariable[]; quote: 'single' | 'double'; randomUUID: string }): string {
+  const q = (t: string) => (options.quote === 'double' ? `"${t}"` : `'${t}'`);
+  const ts = options.typescript;
+  const lines = [
+    `// mcp-migrate: session state becomes an explicit handle (spec 2026-07-28 server/tools.mdx "Stateful Tools").`,
+    `// \`${OPEN_TOOL}\` mints a random UUID; stateful tools take it as \`${HANDLE_ARG}\`. A handle lives 1 hour after its`,
+    `// last use and at most 10,000 are kept (the oldest goes first): tune both for your deployment.`,
+    `const SESSION_HANDLE_TTL_MS = 60 * 60 * 1000;`,
+    `const SESSION_HANDLE_LIMIT = 10_000;`,
+    ``,
+    `/** What a session used to keep in its own server instance, now kept per handle. */`,
+    `function newSessionState() {`,
+    `  return { ${options.variables.map((v) => `${v.name}: ${ts && v.type ? `${/^(?:\[\]|\{\}|'[^']*'|"[^"]*"|\d+|true|false|null|new [\w.]+(?:<[^()]*>)?\(\))$/.test(v.initializer) ? v.initializer : `(${v.initializer})`} as ${v.type}` : v.initializer}`).join(', ')} };`,
+    `}`,
+  ];
+  if (ts) lines.push(`type SessionHandleState = ReturnType<typeof newSessionState>;`);
+  lines.push(
+    `const sessionHandles = new Map${ts ? '<string, { state: SessionHandleState; expires: number }>' : ''}();`,
+    ``,
+    `function openSessionHandle()${ts ? ': string' : ''} {`,
+    `  const now = Date.now();`,
+    `  for (const [handle, entry] of sessionHandles) if (entry.expires <= now) sessionHandles.delete(handle);`,
+    `  while (sessionHandles.size >= SESSION_HANDLE_LIMIT) sessionHandles.delete(sessionHandles.keys().next().value${ts ? ' as string' : ''});`,
+    `  const handle = ${options.randomUUID}();`,
+    `  sessionHandles.set(handle, { state: newSessionState(), expires: now + SESSION_HANDLE_TTL_MS });`,
+    `  return handle;`,
+    `}`,
+    ``,
+    `function sessionHandleState(handle${ts ? ': string' : ''})${ts ? ': SessionHandleState | undefined' : ''} {`,
+    `  const entry = sessionHandles.get(handle);`,
+    `  if (!entry || entry.expires <= Date.now()) {`,
+    `    sessionHandles.delete(handle);`,
+    `    return undefined;`,
+    `  }`,
+    `  entry.expires = Date.now() + SESSION_HANDLE_TTL_MS;`,
+    `  return entry.state;`,
+    `}`,
+    ``,
+    `function unknownSessionHandle() {`,
+    `  return { isError: true, content: [{ type: ${q('text')}${ts ? ' as const' : ''}, text: ${q(`Unknown or expired ${HANDLE_ARG}: call ${OPEN_TOOL} to get a new one.`)} }] };`,
+    `}`,
+  );
+  return lines.join('\n');
+}
+
+export function openToolCode(options: { server: string; form: 'registerTool' | 'tool'; tools: string[]; quote: 'single' | 'double' }): string {
+  const q = (t: string) => (options.quote === 'double' ? `"${t.replace(/"/g, '\\"')}"` : `'${t.replace(/'/g, "\\'")}'`);
+  const description = q(`Start a session and get a handle for the tools that keep state between calls (${options.tools.join(', ')}). Pass it to them as ${HANDLE_ARG}. A handle expires 1 hour after its last use.`);
+  const annotations = `{ readOnlyHint: false, idempotentHint: false, destructiveHint: false }`;
+  const callback = `async () => ({ content: [{ type: ${q('text')}, text: openSessionHandle() }] })`;
+  if (options.form === 'registerTool') {
+    return [
+      `${options.server}.registerTool(`,
+      `  ${q(OPEN_TOOL)},`,
+      `  {`,
+      `    description: ${description},`,
+      `    annotations: ${annotations},`,
+      `  },`,
+      `  ${callback},`,
+      `);`,
+    ].join('\n');
+  }
+  return `${options.server}.tool(${q(OPEN_TOOL)}, ${description}, ${annotations}, ${callback});`;
+}

@@ -1,0 +1,288 @@
+/**
+ * session-handles — rule `session-state` (unsafe: it changes tools' arguments, a contract with clients).
+ * State a tool kept in the protocol session — `extra.sessionId` as a key, or variables captured in a per-session
+ * server factory — moves behind an explicit handle: an `open_session` tool mints it, each stateful tool takes a
+ * required `session_handle` argument and answers an unknown or expired handle with a tool error.
+ */
+import type { API, FileInfo } from 'jscodeshift';
+import { createContext, print, type TransformContext, type TransformOptions } from './lib/context';
+import { containsLocation, isFunctionNode, referencedNames, type AnyNode } from './lib/ast';
+import { inlinePlaceholder, placeholder } from './lib/emit';
+import { ensureNamedImport } from './lib/imports';
+import { appendProperty, originalText } from './lib/source-edit';
+import { HANDLE_ARG, handleStoreCode, openToolCode, type StoreVariable } from './lib/handle-store';
+import { addMarker } from './hoist-server-factory';
+import type { Finding } from '../src/model';
+
+export const id = 'session-handles';
+export const rules = ['session-state'];
+export const parser = 'tsx';
+
+interface StatefulTool {
+  call: AnyNode;
+  name: string;
+  form: 'registerTool' | 'tool';
+  handler: AnyNode;
+  /** `extra` parameter nodes whose `.sessionId` the handler reads. */
+  usesSessionId: boolean;
+  movedVariables: string[];
+}
+
+export default function transform(file: FileInfo, api: API, options: TransformOptions = {}): string | undefined {
+  const context = createContext(file, api, options, rules);
+  const anchors = context.findings.filter((f) => f.ruleId === 'session-state');
+  if (anchors.length === 0) return undefined;
+  const result = rewrite(context, anchors);
+  if (result === true) return print(context);
+  let changed = false;
+  for (const anchor of anchors) changed = addMarker(context, anchor.line, 'session-state', result) || changed;
+  return changed ? print(context) : undefined;
+}
+
+function rewrite(context: TransformContext, anchors: Finding[]): true | string {
+  const { j, root } = context;
+  if (anchors.some((a) => /AsyncLocalStorage/.test(a.message))) {
+    return 'state lives in AsyncLocalStorage entered per request; give the tools an explicit handle argument (an open_* tool that mints it) and look the state up by handle';
+  }
+  // Factory variables reported by the detector (declarators), and the function that declares them.
+  const factoryAnchors = anchors.filter((a) => /per-session server factory/.test(a.message));
+  const declarators = root.find(j.VariableDeclarator).filter((p) => factoryAnchors.some((a) => p.node.loc!.start.line === a.line && p.node.loc!.start.column === a.column - 1)).paths();
+  const moved: Array<{ path: (typeof declarators)[number]; variable: StoreVariable }> = [];
+  for (const path of declarators) {
+    const node = path.node as unknown as AnyNode;
+    const id = node.id as AnyNode;
+    if (id.type !== 'Identifier' || !node.init) return 'a session variable without a simple initializer; move it behind a handle by hand';
+    const statement = path.parent?.node as AnyNode;
+    if ((statement.declarations as AnyNode[]).length !== 1) return 'a session variable declared with others; split the declaration, then migrate';
+    const typeAnnotation = (id.typeAnnotation as AnyNode | undefined)?.typeAnnotation as AnyNode | undefined;
+    const fn = enclosingFunction(path);
+    const initializer = originalText(context, node.init as AnyNode);
+    const factoryLocals = fn ? localNames(context, fn) : new Set<string>();
+    if ([...referencedNames(j, node.init)].some((n) => factoryLocals.has(n))) return `\`${id.name}\` starts from other factory locals; move it behind a handle by hand`;
+    moved.push({ path, variable: { name: id.name as string, type: typeAnnotation ? originalText(context, typeAnnotation) : undefined, initializer } });
+  }
+  const movedNames = moved.map((m) => m.variable.name);
+  const tools = statefulTools(context, anchors, movedNames);
+  if (tools.length === 0) return 'no tool registration found for this session state; add an explicit handle argument by hand';
+  const factoryStatement = registrationStatement(tools[0].call, context);
+  if (!factoryStatement) return 'tool registrations are not statements in a block; add an explicit handle argument by hand';
+  // Every use of a moved variable must be inside a stateful tool's handler (which reads it from the handle's state).
+  for (const { path, variable } of moved) {
+    const fn = enclosingFunction(path);
+    const outside = fn ? j(fn.node as never).find(j.Identifier, { name: variable.name }).filter((p) => p.parent.node !== path.node && !tools.some((t) => within(p.node as unknown as AnyNode, t.handler))).size() : 0;
+    if (outside > 0) return `\`${variable.name}\` is used outside the tools that change it; move it behind a handle by hand`;
+  }
+
+  const zod = ensureNamedImport(context, ['zod'], 'z');
+  const randomUUID = ensureNamedImport(context, ['node:crypto', 'crypto'], 'randomUUID');
+  const handleSchema = `${HANDLE_ARG}: ${zod}.string().describe(${quote(context, 'Handle returned by open_session')})`;
+  for (const tool of tools) {
+    const outcome = rewriteTool(context, tool, handleSchema);
+    if (outcome !== true) return outcome;
+  }
+  for (const { path } of moved) j(path.parent).remove();
+  // The minting tool goes right before the first stateful tool, on the same server.
+  const { block, statement, server } = factoryStatement;
+  block.splice(block.indexOf(statement), 0, placeholder(context, openToolCode({ server, form: tools.some((t) => t.form === 'registerTool') ? 'registerTool' : 'tool', tools: tools.map((t) => t.name), quote: context.quote }), 'block'));
+  insertAfterImports(context, placeholder(context, handleStoreCode({ typescript: context.typescript, variables: moved.map((m) => m.variable), quote: context.quote, randomUUID }), 'block'));
+  return true;
+}
+
+function quote(context: TransformContext, text: string): string {
+  return context.quote === 'double' ? `"${text}"` : `'${text}'`;
+}
+
+function within(node: AnyNode, container: AnyNode): boolean {
+  return !!node.loc && !!container.loc && containsLocation(container, { line: node.loc.start.line, column: node.loc.start.column + 1 });
+}
+
+function enclosingFunction(path: { parent: unknown; node: unknown }): { node: AnyNode } | undefined {
+  let current = (path as { parent: { node: AnyNode; parent: unknown } | null }).parent;
+  while (current && !isFunctionNode(current.node)) current = current.parent as typeof current;
+  return current ?? undefined;
+}
+
+function localNames(context: TransformContext, fn: { node: AnyNode }): Set<string> {
+  const names = new Set<string>();
+  context.j(fn.node as never).find(context.j.VariableDeclarator).forEach((p) => {
+    if (p.node.id.type === 'Identifier') names.add(p.node.id.name);
+  });
+  for (const param of (fn.node.params as AnyNode[]) ?? []) if (param.type === 'Identifier') names.add(param.name as string);
+  return names;
+}
+
+/** Tool registrations whose handler reads `extra.sessionId` (an anchor) or uses a moved variable. */
+function statefulTools(context: TransformContext, anchors: Finding[], movedNames: string[]): StatefulTool[] {
+  const { j, root } = context;
+  const tools: StatefulTool[] = [];
+  root.find(j.CallExpression).forEach((p) => {
+    const call = p.node as unknown as AnyNode;
+    const callee = call.callee as AnyNode;
+    if (callee.type !== 'MemberExpression') return;
+    const method = (callee.property as AnyNode).name;
+    if (method !== 'registerTool' && method !== 'tool') return;
+    const args = call.arguments as AnyNode[];
+    const handler = args[args.length - 1];
+    if (!handler || !isFunctionNode(handler)) return;
+    const usesSessionId = anchors.some((a) => /sessionId/.test(a.message) && within({ type: 'x', loc: { start: { line: a.line, column: a.column - 1 }, end: { line: a.line, column: a.column } } }, handler));
+    const used = referencedNames(j, handler);
+    const movedVariables = movedNames.filter((n) => used.has(n));
+    if (!usesSessionId && movedVariables.length === 0) return;
+    const nameNode = args[0];
+    const name = nameNode.type === 'StringLiteral' || nameNode.type === 'Literal' ? String(nameNode.value) : originalText(context, nameNode);
+    tools.push({ call, name, form: method, handler, usesSessionId, movedVariables });
+  });
+  return tools;
+}
+
+function registrationStatement(call: AnyNode, context: TransformContext): { block: AnyNode[]; statement: AnyNode; server: string } | undefined {
+  const { j, root } = context;
+  const path = root.find(j.ExpressionStatement).filter((p) => (p.node.expression as unknown) === call).paths()[0];
+  const block = path?.parent?.node as AnyNode | undefined;
+  if (!path || !block || !Array.isArray(block.body)) return undefined;
+  const callee = call.callee as AnyNode;
+  return { block: block.body as AnyNode[], statement: path.node as unknown as AnyNode, server: originalText(context, callee.object as AnyNode) };
+}
+
+function rewriteTool(context: TransformContext, tool: StatefulTool, handleSchema: string): true | string {
+  const { j } = context;
+  const args = tool.call.arguments as AnyNode[];
+  const handler = tool.handler;
+  const params = handler.params as AnyNode[];
+  // 1. The schema gets a required handle argument.
+  let hadArgs: boolean;
+  if (tool.form === 'registerTool') {
+    const config = args[1];
+    if (!config || config.type !== 'ObjectExpression') return `\`${tool.name}\`: the config is not an object literal; add a ${HANDLE_ARG} argument by hand`;
+    const schemaProperty = (config.properties as AnyNode[]).find((p) => (p.key as AnyNode | undefined)?.name === 'inputSchema');
+    if (schemaProperty && (schemaProperty.value as AnyNode).type !== 'ObjectExpression') return `\`${tool.name}\`: inputSchema is not an object literal; add a ${HANDLE_ARG} argument by hand`;
+    hadArgs = !!schemaProperty;
+    args[1] = j.identifier(inlinePlaceholder(context, schemaProperty
+      ? replaceInside(context, config, schemaProperty.value as AnyNode, appendProperty(context, schemaProperty.value as AnyNode, handleSchema))
+      : appendProperty(context, config, `inputSchema: { ${handleSchema} }`))) as unknown as AnyNode;
+  } else {
+    const middle = args.slice(1, -1);
+    const schema = middle.find((a) => a.type === 'ObjectExpression' && !(a.properties as AnyNode[]).every((p) => /Hint$|^title$/.test(String((p.key as AnyNode | undefined)?.name))));
+    hadArgs = !!schema;
+    if (schema) args[args.indexOf(schema)] = j.identifier(inlinePlaceholder(context, appendProperty(context, schema, handleSchema))) as unknown as AnyNode;
+    else {
+      const at = 1 + middle.filter((a) => a.type === 'StringLiteral' || a.type === 'Literal' || a.type === 'TemplateLiteral').length;
+      args.splice(at, 0, j.identifier(inlinePlaceholder(context, `{ ${handleSchema} }`)) as unknown as AnyNode);
+    }
+  }
+  // 2–4. The handler, edited as text so its layout stays: it reads the handle from its arguments, uses it where
+  // it used the session id, reads moved variables from the handle's state, and rejects an unknown handle first.
+  const edits: TextEdit[] = [];
+  let handleExpr: string = HANDLE_ARG;
+  const extra = params[hadArgs ? 1 : 0];
+  if (!hadArgs) {
+    if (params.length === 0) {
+      const open = context.file.source.indexOf('(', handler.start as number);
+      if (open < 0 || open > ((handler.body as AnyNode).start as number)) return `\`${tool.name}\`: unusual handler parameters; add a ${HANDLE_ARG} argument by hand`;
+      edits.push({ start: open + 1, end: open + 1, text: `{ ${HANDLE_ARG} }` });
+    } else if (isParenthesized(context, handler, params[0])) {
+      edits.push({ start: params[0].start as number, end: params[0].start as number, text: `{ ${HANDLE_ARG} }, ` });
+    } else {
+      edits.push({ start: params[0].start as number, end: params[0].end as number, text: `({ ${HANDLE_ARG} }, ${originalText(context, params[0])})` });
+    }
+  } else if (params[0]?.type === 'ObjectPattern') {
+    edits.push({ start: params[0].start as number, end: params[0].end as number, text: appendProperty(context, params[0], HANDLE_ARG) });
+  } else if (params[0]?.type === 'Identifier') {
+    handleExpr = `${params[0].name}.${HANDLE_ARG}`;
+  } else {
+    return `\`${tool.name}\`: unusual handler parameters; add a ${HANDLE_ARG} argument by hand`;
+  }
+  if (tool.usesSessionId && extra?.type === 'Identifier') {
+    j(handler as never)
+      .find(j.MemberExpression, { object: { name: extra.name as string }, property: { name: 'sessionId' } })
+      .forEach((p) => {
+        const node = p.node as unknown as AnyNode;
+        edits.push({ start: node.start as number, end: node.end as number, text: handleExpr });
+      });
+  }
+  if (tool.movedVariables.length > 0) {
+    j(handler as never)
+      .find(j.Identifier)
+      .filter((p) => tool.movedVariables.includes(p.node.name) && isReference(p as never))
+      .forEach((p) => {
+        const node = p.node as unknown as AnyNode;
+        const parent = p.parent.node as AnyNode;
+        const shorthand = (parent.type === 'ObjectProperty' || parent.type === 'Property') && parent.shorthand;
+        edits.push({ start: node.start as number, end: node.end as number, text: shorthand ? `${node.name}: state.${node.name}` : `state.${node.name}` });
+      });
+  }
+  const guard = tool.movedVariables.length > 0
+    ? [`const state = sessionHandleState(${handleExpr});`, `if (!state) return unknownSessionHandle();`]
+    : [`if (!sessionHandleState(${handleExpr})) return unknownSessionHandle();`];
+  const body = handler.body as AnyNode;
+  const unit = context.useTabs ? '\t' : ' '.repeat(context.tabWidth);
+  const handlerIndent = lineIndent(context, handler.start as number);
+  if (body.type === 'BlockStatement') {
+    const first = (body.body as AnyNode[])[0];
+    const indent = first ? lineIndent(context, first.start as number) : handlerIndent + unit;
+    const at = (body.start as number) + 1;
+    edits.push({ start: at, end: at, text: guard.map((line) => `\n${indent}${line}`).join('') });
+  } else {
+    const indent = handlerIndent + unit;
+    edits.push({ start: body.start as number, end: body.start as number, text: `{${guard.map((line) => `\n${indent}${line}`).join('')}\n${indent}return ` });
+    edits.push({ start: body.end as number, end: body.end as number, text: `;\n${handlerIndent}}` });
+  }
+  const index = args.indexOf(handler);
+  args[index] = j.identifier(inlinePlaceholder(context, applyEdits(context, handler, edits))) as unknown as AnyNode;
+  return true;
+}
+
+interface TextEdit {
+  start: number;
+  end: number;
+  text: string;
+}
+
+/** The node's source with the edits (absolute offsets, non-overlapping) applied. */
+function applyEdits(context: TransformContext, node: AnyNode, edits: TextEdit[]): string {
+  let text = originalText(context, node);
+  const base = node.start as number;
+  for (const edit of [...edits].sort((a, b) => b.start - a.start || b.end - a.end)) {
+    text = text.slice(0, edit.start - base) + edit.text + text.slice(edit.end - base);
+  }
+  return text;
+}
+
+function lineIndent(context: TransformContext, offset: number): string {
+  const source = context.file.source;
+  const lineStart = source.lastIndexOf('\n', offset - 1) + 1;
+  return /^[ \t]*/.exec(source.slice(lineStart))![0];
+}
+
+/** `(extra) => …` rather than `extra => …`. */
+function isParenthesized(context: TransformContext, handler: AnyNode, param: AnyNode): boolean {
+  const before = context.file.source.slice(handler.start as number, param.start as number);
+  return before.includes('(');
+}
+
+/** The text of `outer` with `inner` (a node inside it) replaced by `replacement`. */
+function replaceInside(context: TransformContext, outer: AnyNode, inner: AnyNode, replacement: string): string {
+  const text = originalText(context, outer);
+  const start = (inner.start as number) - (outer.start as number);
+  const end = (inner.end as number) - (outer.start as number);
+  return text.slice(0, start) + replacement + text.slice(end);
+}
+
+function isReference(path: { node: AnyNode; parent: { node: AnyNode } }): boolean {
+  const parent = path.parent.node;
+  if ((parent.type === 'MemberExpression' || parent.type === 'OptionalMemberExpression') && parent.property === path.node && !parent.computed) return false;
+  if ((parent.type === 'ObjectProperty' || parent.type === 'Property') && parent.key === path.node && !parent.shorthand) return false;
+  if (parent.type === 'VariableDeclarator' && parent.id === path.node) return false;
+  return true;
+}
+
+function insertAfterImports(context: TransformContext, statement: AnyNode): void {
+  const body = context.root.find(context.j.Program).get('body').value as AnyNode[];
+  let index = 0;
+  body.forEach((s, i) => {
+    const text = s.type === 'ExpressionStatement' ? context.j(s as never).toSource() : '';
+    if (s.type === 'ImportDeclaration' || /^__mcpMigrateGenerated\w+__;$/.test(text) && i === index) index = i + 1;
+    else if (s.type === 'VariableDeclaration' && /\brequire\(/.test(context.j(s as never).toSource()) && i === index) index = i + 1;
+  });
+  body.splice(index, 0, statement);
+}
