@@ -1,3 +1,4 @@
+import * as path from 'node:path';
 import { Node, SyntaxKind, type SourceFile } from 'ts-morph';
 import type { Rule } from './rule';
 import { staticString } from '../analysis/routes';
@@ -18,8 +19,8 @@ export const localBind: Rule = {
     hint: "Pass '127.0.0.1' as the host for a local server (or make the host explicit in configuration for a remote one).",
     sources: ['spec 2026-07-28 basic/transports/streamable-http.mdx § Security & Endpoint (2)'],
   },
-  check({ sourceFile, facts, report }) {
-    if (!facts.importsMcp && !importsMcpRelatedFile(sourceFile)) return;
+  check({ sourceFile, report }) {
+    if (!servesMcp(sourceFile)) return;
     for (const call of sourceFile.getDescendantsOfKind(SyntaxKind.CallExpression)) {
       const callee = call.getExpression();
       const args = call.getArguments();
@@ -64,16 +65,65 @@ function isFunction(node: Node): boolean {
 
 function looksLikePort(node: Node): boolean {
   if (Node.isNumericLiteral(node)) return true;
+  // A constant string is a port only when it is numeric: '/run/app.sock' and 'tools-changed' are not.
+  const value = staticString(node);
+  if (value !== undefined) return /^\d+$/.test(value);
   const text = node.getText();
   return /port/i.test(text) || Node.isIdentifier(node) || /^Number\(|^parseInt\(/.test(text);
 }
 
-function importsMcpRelatedFile(file: SourceFile): boolean {
-  for (const declaration of file.getImportDeclarations()) {
-    const target = declaration.getModuleSpecifierSourceFile();
-    if (!target) continue;
-    const mcp = target.getImportDeclarations().some((d) => isMcpModule(d.getModuleSpecifierValue())) || /require\(\s*['"]@modelcontextprotocol\//.test(target.getFullText());
-    if (mcp) return true;
+/** MCP client modules: a file that only consumes MCP servers serves no MCP endpoint. */
+function isClientModule(specifier: string): boolean {
+  return /^@modelcontextprotocol\/(?:client(?:\/|$)|sdk\/(?:dist\/(?:esm|cjs)\/)?client\/)/.test(specifier);
+}
+
+const MAX_HOPS = 3;
+
+/**
+ * The file serves MCP: it imports (or requires, or re-exports) an MCP server module or hand-rolls the protocol, or
+ * it imports a project file that does, up to {@link MAX_HOPS} imports away.
+ */
+function servesMcp(file: SourceFile, hops = 0, seen = new Set<SourceFile>()): boolean {
+  if (seen.has(file)) return false;
+  seen.add(file);
+  const text = file.getFullText();
+  if (/event:\s*endpoint\b|mcp-session-id/i.test(text)) return true;
+  const specifiers = moduleSpecifiers(file);
+  if (specifiers.some((specifier) => isMcpModule(specifier) && !isClientModule(specifier))) return true;
+  if (hops >= MAX_HOPS) return false;
+  for (const specifier of specifiers) {
+    if (!specifier.startsWith('.')) continue;
+    const target = projectFile(file, specifier);
+    if (target && servesMcp(target, hops + 1, seen)) return true;
   }
-  return /require\(\s*['"]\.{1,2}\//.test(file.getFullText()) && /mcp/i.test(file.getFullText());
+  return false;
+}
+
+/** `import … from 'm'`, `export … from 'm'`, `require('m')` and `import('m')` specifiers. */
+function moduleSpecifiers(file: SourceFile): string[] {
+  const specifiers = file.getImportDeclarations().map((d) => d.getModuleSpecifierValue());
+  for (const declaration of file.getExportDeclarations()) {
+    const specifier = declaration.getModuleSpecifierValue();
+    if (specifier) specifiers.push(specifier);
+  }
+  for (const call of file.getDescendantsOfKind(SyntaxKind.CallExpression)) {
+    const callee = call.getExpression();
+    const [arg] = call.getArguments();
+    if (!arg || !Node.isStringLiteral(arg)) continue;
+    if ((Node.isIdentifier(callee) && callee.getText() === 'require') || callee.getKind() === SyntaxKind.ImportKeyword) specifiers.push(arg.getLiteralValue());
+  }
+  return specifiers;
+}
+
+/** A relative specifier as a project file (`./app.js` may be `app.ts`; `./lib` may be `lib/index.ts`). */
+function projectFile(from: SourceFile, specifier: string): SourceFile | undefined {
+  const base = path.posix.join(path.posix.dirname(from.getFilePath()), specifier);
+  const stem = base.replace(/\.(?:[cm]?js|[cm]?ts|jsx|tsx)$/, '');
+  const candidates = [base, ...['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'].flatMap((ext) => [stem + ext, `${base}/index${ext}`])];
+  const project = from.getProject();
+  for (const candidate of candidates) {
+    const found = project.getSourceFile(candidate);
+    if (found) return found;
+  }
+  return undefined;
 }
