@@ -150,6 +150,8 @@ function runTransform(transform: TransformModule, working: WorkingFile, findings
   const api = { j, jscodeshift: j, stats: () => undefined, report: () => undefined };
   let output: string | undefined | null;
   try {
+    // Test-only fault injection seam (never set in real use): MCP_MIGRATE_FAULT_TRANSFORM=<relPath> makes every transform throw on that file.
+    if (process.env.MCP_MIGRATE_FAULT_TRANSFORM === working.source.relPath) throw new Error('injected transform fault (MCP_MIGRATE_FAULT_TRANSFORM)');
     output = transform.run({ path: filePath, source: working.text }, api, { findings, endpoint: options.endpoint });
   } catch (error) {
     working.failed = { file: working.source.relPath, kind: 'transform', message: `${transform.id} failed: ${(error as Error).message}; file left unchanged` };
