@@ -223,9 +223,13 @@ function rewriteTool(context: TransformContext, tool: StatefulTool, handleSchema
     const at = (body.start as number) + 1;
     edits.push({ start: at, end: at, text: guard.map((line) => `\n${indent}${line}`).join('') });
   } else {
+    // An expression body (possibly parenthesised, as in `=> ({ … })`) becomes a block that returns it.
     const indent = handlerIndent + unit;
-    edits.push({ start: body.start as number, end: body.start as number, text: `{${guard.map((line) => `\n${indent}${line}`).join('')}\n${indent}return ` });
-    edits.push({ start: body.end as number, end: body.end as number, text: `;\n${handlerIndent}}` });
+    const extra = body.extra as { parenthesized?: boolean; parenStart?: number } | undefined;
+    const start = extra?.parenthesized && extra.parenStart !== undefined ? extra.parenStart : (body.start as number);
+    const end = extra?.parenthesized ? context.file.source.indexOf(')', body.end as number) + 1 : (body.end as number);
+    const expression = context.file.source.slice(start, end).replace(/\n/g, `\n${unit}`);
+    edits.push({ start, end, text: `{${guard.map((line) => `\n${indent}${line}`).join('')}\n${indent}return ${expression};\n${handlerIndent}}` });
   }
   const index = args.indexOf(handler);
   args[index] = j.identifier(inlinePlaceholder(context, applyEdits(context, handler, edits))) as unknown as AnyNode;

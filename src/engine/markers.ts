@@ -22,6 +22,7 @@ export function findMarkers(relPath: string, sourceFile: SourceFile): Finding[] 
       message: `Manual migration left by mcp-migrate: ${match[2].replace(/\s+/g, ' ')}`,
       hint: 'Do what the marker says, then delete the marker comment.',
       fix: 'manual',
+      data: { marker: true },
       file: relPath,
       line: start.line,
       column: start.column,

@@ -50,7 +50,8 @@ function detectStyle(source: string) {
 export function createContext(file: FileInfo, api: API, options: TransformOptions, ruleIds: string[]): TransformContext {
   const j = api.jscodeshift;
   const root = j(file.source);
-  const findings = (options.findings ?? detectSingleFile(file)).filter((f) => ruleIds.includes(f.ruleId));
+  // Markers this tool left earlier are for humans; transforms act on the detector's own findings only.
+  const findings = (options.findings ?? detectSingleFile(file)).filter((f) => ruleIds.includes(f.ruleId) && !f.data?.marker);
   const commonjs = root.find(j.ImportDeclaration).length === 0 && /\brequire\(/.test(file.source);
   return { j, root, file, findings, typescript: isTypeScriptPath(file.path), commonjs, ...detectStyle(file.source), options };
 }

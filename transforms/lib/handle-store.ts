@@ -22,7 +22,7 @@ export function handleStoreCode(options: { typescript: boolean; variables: Store
     ``,
     `/** What a session used to keep in its own server instance, now kept per handle. */`,
     `function newSessionState() {`,
-    `  return { ${options.variables.map((v) => `${v.name}: ${ts && v.type ? `${/^(?:\[\]|\{\}|'[^']*'|"[^"]*"|\d+|true|false|null|new [\w.]+(?:<[^()]*>)?\(\))$/.test(v.initializer) ? v.initializer : `(${v.initializer})`} as ${v.type}` : v.initializer}`).join(', ')} };`,
+    `  return {${options.variables.length ? ' ' : ''}${options.variables.map((v) => `${v.name}: ${ts && v.type ? `${/^(?:\[\]|\{\}|'[^']*'|"[^"]*"|\d+|true|false|null|new [\w.]+(?:<[^()]*>)?\(\))$/.test(v.initializer) ? v.initializer : `(${v.initializer})`} as ${v.type}` : v.initializer}`).join(', ')}${options.variables.length ? ' ' : ''}};`,
     `}`,
   ];
   if (ts) lines.push(`type SessionHandleState = ReturnType<typeof newSessionState>;`);
