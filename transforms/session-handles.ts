@@ -228,8 +228,12 @@ function rewriteTool(context: TransformContext, tool: StatefulTool, handleSchema
     const extra = body.extra as { parenthesized?: boolean; parenStart?: number } | undefined;
     const start = extra?.parenthesized && extra.parenStart !== undefined ? extra.parenStart : (body.start as number);
     const end = extra?.parenthesized ? context.file.source.indexOf(')', body.end as number) + 1 : (body.end as number);
-    const expression = context.file.source.slice(start, end).replace(/\n/g, `\n${unit}`);
-    edits.push({ start, end, text: `{${guard.map((line) => `\n${indent}${line}`).join('')}\n${indent}return ${expression};\n${handlerIndent}}` });
+    edits.push({ start, end: start, text: `{${guard.map((line) => `\n${indent}${line}`).join('')}\n${indent}return ` });
+    // Zero-width insertions (one more indent unit per continuation line) compose with the edits inside.
+    for (let at = context.file.source.indexOf('\n', start); at >= 0 && at < end; at = context.file.source.indexOf('\n', at + 1)) {
+      edits.push({ start: at + 1, end: at + 1, text: unit });
+    }
+    edits.push({ start: end, end, text: `;\n${handlerIndent}}` });
   }
   const index = args.indexOf(handler);
   args[index] = j.identifier(inlinePlaceholder(context, applyEdits(context, handler, edits))) as unknown as AnyNode;
