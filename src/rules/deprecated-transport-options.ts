@@ -1,4 +1,4 @@
-import { Node } from 'ts-morph';
+import { Node, SyntaxKind, type ObjectLiteralExpression } from 'ts-morph';
 import type { Rule } from './rule';
 
 const OPTIONS = ['allowedHosts', 'allowedOrigins', 'enableDnsRebindingProtection'];
@@ -19,21 +19,60 @@ export const deprecatedTransportOptions: Rule = {
   check({ facts, report }) {
     const constructions = [...facts.constructions('SSEServerTransport'), ...facts.constructions('StreamableHTTPServerTransport')];
     for (const construction of constructions) {
-      for (const arg of construction.getArguments()) {
-        const object = Node.isObjectLiteralExpression(arg) ? arg : objectOfIdentifier(arg);
-        if (!object) continue;
-        for (const name of OPTIONS) {
-          const prop = object.getProperty(name);
-          if (prop) report(prop, `Deprecated transport option \`${name}\`: validate Host/Origin in middleware in front of the endpoint.`);
+      for (const arg of construction.getArguments() ?? []) {
+        for (const object of optionObjects(arg, 0, new Set())) {
+          for (const name of OPTIONS) {
+            const prop = object.getProperty(name);
+            if (prop) report(prop, `Deprecated transport option \`${name}\`: validate Host/Origin in middleware in front of the endpoint.`);
+          }
         }
       }
     }
   },
 };
 
-function objectOfIdentifier(node: Node) {
-  if (!Node.isIdentifier(node)) return undefined;
-  const declaration = node.getSymbol()?.getDeclarations()[0];
-  const init = declaration && Node.isVariableDeclaration(declaration) ? declaration.getInitializer() : undefined;
-  return init && Node.isObjectLiteralExpression(init) ? init : undefined;
+const MAX_DEPTH = 5;
+
+/**
+ * The object literals that make up an options argument: the literal itself and the objects it spreads, a variable's
+ * initializer, or what a project function called to build the options returns.
+ */
+function optionObjects(node: Node | undefined, depth: number, seen: Set<Node>): ObjectLiteralExpression[] {
+  const value = unwrap(node);
+  if (!value || depth > MAX_DEPTH || seen.has(value)) return [];
+  seen.add(value);
+  if (Node.isObjectLiteralExpression(value)) {
+    const spreads = value.getProperties().filter(Node.isSpreadAssignment).flatMap((spread) => optionObjects(spread.getExpression(), depth + 1, seen));
+    return [value, ...spreads];
+  }
+  if (Node.isIdentifier(value)) {
+    const symbol = value.getSymbol();
+    const target = symbol?.isAlias() ? symbol.getAliasedSymbol() : symbol;
+    return (target?.getDeclarations() ?? []).flatMap((declaration) =>
+      Node.isVariableDeclaration(declaration) ? optionObjects(declaration.getInitializer(), depth + 1, seen) : [],
+    );
+  }
+  if (Node.isCallExpression(value)) {
+    const callee = value.getExpression();
+    if (!Node.isIdentifier(callee)) return [];
+    return (callee.getSymbol()?.getDeclarations() ?? []).flatMap((declaration) => {
+      const fn = Node.isVariableDeclaration(declaration) ? declaration.getInitializer() : declaration;
+      if (!fn || !(Node.isFunctionDeclaration(fn) || Node.isArrowFunction(fn) || Node.isFunctionExpression(fn))) return [];
+      const body = fn.getBody();
+      if (body && !Node.isBlock(body)) return optionObjects(body, depth + 1, seen);
+      return fn
+        .getDescendantsOfKind(SyntaxKind.ReturnStatement)
+        .filter((ret) => ret.getFirstAncestor((a) => Node.isFunctionLikeDeclaration(a)) === fn)
+        .flatMap((ret) => optionObjects(ret.getExpression(), depth + 1, seen));
+    });
+  }
+  return [];
+}
+
+function unwrap(node: Node | undefined): Node | undefined {
+  let current = node;
+  while (current && (Node.isParenthesizedExpression(current) || Node.isAsExpression(current) || Node.isSatisfiesExpression(current) || Node.isNonNullExpression(current))) {
+    current = current.getExpression();
+  }
+  return current;
 }
