@@ -12,6 +12,7 @@ import { idempotencyHint } from './idempotency-hint';
 import { localBind } from './local-bind';
 import { deprecatedTransportOptions } from './deprecated-transport-options';
 import { legacySseClient } from './legacy-sse-client';
+import { perRequestTransport } from './per-request-transport';
 
 export const allRules: readonly Rule[] = [
   legacySseTransport,
@@ -26,6 +27,7 @@ export const allRules: readonly Rule[] = [
   localBind,
   deprecatedTransportOptions,
   legacySseClient,
+  perRequestTransport,
 ];
 
 /** Findings the engine itself produces (markers, suppressions), described like rules for the reporters. */
