@@ -24,7 +24,7 @@ export class FileFacts {
   get importsMcp(): boolean {
     if (this.importsMcpCache === undefined) {
       const esm = this.sourceFile.getImportDeclarations().some((d) => isMcpModule(d.getModuleSpecifierValue()));
-      const cjs = /require\(\s*['"](?:@modelcontextprotocol\/|agents\/mcp|fastmcp|mcp-framework)/.test(this.sourceFile.getFullText());
+      const cjs = /(?:require|import)\(\s*['"`](?:@modelcontextprotocol\/|agents\/mcp|fastmcp|mcp-framework)/.test(this.sourceFile.getFullText());
       const reexport = this.sourceFile.getExportDeclarations().some((d) => isMcpModule(d.getModuleSpecifierValue() ?? ''));
       // A hand-rolled server speaks the protocol without importing it.
       const handRolled = /event:\s*endpoint\b|mcp-session-id/i.test(this.sourceFile.getFullText());

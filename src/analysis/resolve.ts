@@ -26,7 +26,7 @@ export function resolveOrigin(expression: Node, depth = 0): ImportOrigin | undef
     }
     return undefined;
   }
-  const required = requireSpecifier(node);
+  const required = requireSpecifier(node) ?? dynamicImportSpecifier(node);
   if (required !== undefined) return { module: required, name: '*' };
   return undefined;
 }
@@ -51,6 +51,13 @@ export function requireSpecifier(node: Node): string | undefined {
   if (!Node.isIdentifier(callee) || callee.getText() !== 'require') return undefined;
   const [arg] = node.getArguments();
   return arg && Node.isStringLiteral(arg) ? arg.getLiteralValue() : undefined;
+}
+
+/** `import('x')` (usually under `await`) → `'x'`. */
+export function dynamicImportSpecifier(node: Node): string | undefined {
+  if (!Node.isCallExpression(node) || node.getExpression().getKind() !== SyntaxKind.ImportKeyword) return undefined;
+  const [arg] = node.getArguments();
+  return arg && (Node.isStringLiteral(arg) || Node.isNoSubstitutionTemplateLiteral(arg)) ? arg.getLiteralValue() : undefined;
 }
 
 function resolveIdentifier(identifier: Node, depth: number): ImportOrigin | undefined {
@@ -111,6 +118,11 @@ function originOfDeclaration(declaration: Node, depth: number): ImportOrigin | u
   }
   if (Node.isExportSpecifier(declaration)) {
     return originOfExportSpecifier(declaration, depth);
+  }
+  if (Node.isClassDeclaration(declaration)) {
+    // A project class that wraps an SDK class by inheritance (`class SSEServerTransport extends SdkSse`) is one.
+    const base = declaration.getExtends()?.getExpression();
+    return base ? resolveOrigin(base, depth + 1) : undefined;
   }
   return undefined;
 }
