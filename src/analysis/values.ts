@@ -137,6 +137,8 @@ function returnOrigins(callee: Node, depth: number, seen: Set<Node>): ImportOrig
       origins.push(...declared);
       continue;
     }
+    const body = Node.isArrowFunction(fn) ? fn.getBody() : undefined;
+    if (body && !Node.isBlock(body)) origins.push(...valueOrigins(body, depth + 1, seen));
     for (const ret of fn.getDescendantsOfKind(SyntaxKind.ReturnStatement)) {
       const value = ret.getExpression();
       if (value) origins.push(...valueOrigins(value, depth + 1, seen));
