@@ -308,6 +308,10 @@ export function routeContextsOf(node: Node, depth = 0): RouteContext[] {
           routes: [route],
         }));
       }
+      const named = methodNamedHandler(current);
+      if (named) {
+        return [{ methods: methods === 'unknown' ? new Set([named.method]) : methods, paths: named.path ? [...paths, named.path] : paths, routes: [] }];
+      }
       // A function that is not a route handler: keep walking out (closures inside a request handler, e.g. http.createServer callback).
     }
     child = current;
@@ -315,6 +319,35 @@ export function routeContextsOf(node: Node, depth = 0): RouteContext[] {
   }
   if (methods === 'unknown' && paths.length === 0) return [];
   return [{ methods: methods === 'unknown' && paths.length > 0 ? 'any' : methods, paths, routes: [] }];
+}
+
+const UPPER_METHODS = new Set<string>(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS']);
+
+/**
+ * A handler named by its HTTP method: Next.js/SvelteKit route modules (`export async function GET(request)`,
+ * `export const DELETE = …`) and Bun.serve `routes: { '/mcp': { GET: (req) => …, POST: … } }`.
+ */
+function methodNamedHandler(fn: Node): { method: HttpMethod; path?: Node } | undefined {
+  if (Node.isFunctionDeclaration(fn)) {
+    const name = fn.getName();
+    return name && UPPER_METHODS.has(name) && fn.isExported() ? { method: name as HttpMethod } : undefined;
+  }
+  const holder = Node.isMethodDeclaration(fn) ? fn : fn.getParent();
+  if (!holder) return undefined;
+  if (Node.isVariableDeclaration(holder) && UPPER_METHODS.has(holder.getName())) {
+    const statement = holder.getVariableStatement();
+    return statement?.isExported() ? { method: holder.getName() as HttpMethod } : undefined;
+  }
+  if ((Node.isPropertyAssignment(holder) || Node.isMethodDeclaration(holder)) && Node.isObjectLiteralExpression(holder.getParent())) {
+    const name = holder.getName();
+    if (!UPPER_METHODS.has(name)) return undefined;
+    // `'/mcp': { GET: … }`: the enclosing property's key is the path.
+    const outer = holder.getParent()?.getParent();
+    const key = outer && Node.isPropertyAssignment(outer) ? outer.getNameNode() : undefined;
+    const path = key && (Node.isStringLiteral(key) || Node.isNoSubstitutionTemplateLiteral(key)) && key.getLiteralValue().startsWith('/') ? key : undefined;
+    return { method: name as HttpMethod, path };
+  }
+  return undefined;
 }
 
 function routesForFunction(fn: Node, depth: number): RouteCall[] {
