@@ -1,16 +1,10 @@
-import { Node, SyntaxKind, type CallExpression } from 'ts-morph';
+import { SyntaxKind } from 'ts-morph';
 import type { Rule } from './rule';
 import { stringLiterals } from '../analysis/file-facts';
-import { requireSpecifier } from '../analysis/resolve';
+import { dynamicImportSpecifier, requireSpecifier } from '../analysis/resolve';
 import { propertyAssignmentsNamed } from './shared';
 
 const EXAMPLE_STORE = /examples\/shared\/inMemoryEventStore/;
-
-function dynamicImportSpecifier(call: CallExpression): string | undefined {
-  if (call.getExpression().getKind() !== SyntaxKind.ImportKeyword) return undefined;
-  const [arg] = call.getArguments();
-  return arg && (Node.isStringLiteral(arg) || Node.isNoSubstitutionTemplateLiteral(arg)) ? arg.getLiteralValue() : undefined;
-}
 
 export const lastEventId: Rule = {
   meta: {
@@ -40,10 +34,13 @@ export const lastEventId: Rule = {
     for (const prop of propertyAssignmentsNamed(sourceFile, 'retryInterval')) {
       report(prop, 'Resumability: `retryInterval` tells clients to reconnect and resume a stream.');
     }
+    const closeSse = 'Resumability: `closeSSEStream` ends a stream so the client resumes it with `Last-Event-ID`.';
     for (const access of sourceFile.getDescendantsOfKind(SyntaxKind.PropertyAccessExpression)) {
-      if (access.getName() === 'closeSSEStream') {
-        report(access, 'Resumability: `closeSSEStream` ends a stream so the client resumes it with `Last-Event-ID`.', { fix: 'manual' });
-      }
+      if (access.getName() === 'closeSSEStream') report(access, closeSse, { fix: 'manual' });
+    }
+    // const { closeSSEStream } = extra  |  async (args, { closeSSEStream }) => …
+    for (const binding of sourceFile.getDescendantsOfKind(SyntaxKind.BindingElement)) {
+      if ((binding.getPropertyNameNode()?.getText() ?? binding.getName()) === 'closeSSEStream') report(binding, closeSse, { fix: 'manual' });
     }
     for (const literal of stringLiterals(sourceFile, /^last-event-id$/i)) {
       report(literal, 'Resumability: the `Last-Event-ID` header is read to replay missed events.', { fix: 'manual' });
@@ -57,7 +54,7 @@ export const lastEventId: Rule = {
     for (const call of sourceFile.getDescendantsOfKind(SyntaxKind.CallExpression)) {
       const specifier = requireSpecifier(call) ?? dynamicImportSpecifier(call);
       if (specifier && EXAMPLE_STORE.test(specifier)) {
-        report(call.getFirstAncestorByKind(SyntaxKind.VariableStatement) ?? call, 'Resumability: `InMemoryEventStore` from the SDK examples.');
+        report(call, 'Resumability: `InMemoryEventStore` from the SDK examples.');
       }
     }
   },
