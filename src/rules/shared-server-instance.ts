@@ -1,6 +1,7 @@
 import { Node, SyntaxKind } from 'ts-morph';
 import type { Rule } from './rule';
 import { enclosingFunction } from './shared';
+import { routeContextsOf } from '../analysis/routes';
 
 export const sharedServerInstance: Rule = {
   meta: {
@@ -30,10 +31,15 @@ export const sharedServerInstance: Rule = {
       const httpTransport = facts.holds(transport, 'SSEServerTransport') || facts.holds(transport, 'StreamableHTTPServerTransport');
       if (!httpTransport) continue;
       const server = callee.getExpression();
-      if (!Node.isIdentifier(server) || !facts.holds(server, 'McpServer')) continue;
+      // `this.server.connect(t)`: a class field shared by every request the instance serves. Only inside a route
+      // handler, since a per-connection class (`new Session(res).start()`) connects its own server once.
+      const field = Node.isPropertyAccessExpression(server) && server.getExpression().getKind() === SyntaxKind.ThisKeyword;
+      if (!(Node.isIdentifier(server) || field) || !facts.holds(server, 'McpServer')) continue;
       const fn = enclosingFunction(call);
       if (!fn) continue;
-      const declaration = server.getSymbol()?.getDeclarations()[0];
+      if (field && !routeContextsOf(call).some((context) => context.methods !== 'unknown')) continue;
+      const nameNode = Node.isPropertyAccessExpression(server) ? server.getNameNode() : server;
+      const declaration = nameNode.getSymbol()?.getDeclarations()[0];
       if (!declaration) continue;
       const declaredInside = declaration.getAncestors().includes(fn);
       if (declaredInside) continue;
