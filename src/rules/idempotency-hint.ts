@@ -1,17 +1,20 @@
 import { Node, type ObjectLiteralExpression } from 'ts-morph';
 import type { Rule } from './rule';
 import { ANNOTATION_KEYS, type ToolRegistration } from '../analysis/tools';
+import { inferToolEffects } from '../analysis/tool-effects';
 
 export const idempotencyHint: Rule = {
   meta: {
     id: 'idempotency-hint',
     title: 'A tool registered without readOnlyHint / idempotentHint annotations',
     severity: 'info',
-    fix: 'manual',
+    fix: 'auto',
     doc:
       'Without sessions or `Last-Event-ID`, a dropped connection loses the in-flight request and the client re-issues it with ' +
       'a new id, so a tool handler may run twice. `readOnlyHint` (no side effects) and `idempotentHint` (repeating has no ' +
-      'further effect) tell clients which tools are safe to retry; both default to false. Tools should carry honest hints.',
+      'further effect) tell clients which tools are safe to retry; both default to false. Tools should carry honest hints. ' +
+      '`apply` adds the hints it can infer from the handler (reads only, set-by-key writes, appends, deletes); a handler with ' +
+      'an effect it cannot classify, or annotations kept outside the registration, is left for review.',
     hint: 'Add `annotations: { readOnlyHint, idempotentHint }` that describe what the handler really does.',
     sources: ['spec 2026-07-28 schema.ts ToolAnnotations', 'spec 2026-07-28 changelog.mdx § Major changes 9'],
   },
@@ -21,10 +24,42 @@ export const idempotencyHint: Rule = {
       // `undefined`: the annotations come from somewhere we cannot read (a call, an unresolved import): stay silent.
       if (!hints || hints.has('readOnlyHint') || hints.has('idempotentHint')) continue;
       const site = tool.form === 'list-literal' ? tool.node : Node.isCallExpression(tool.node) ? tool.node.getArguments()[0] ?? tool.node : tool.node;
-      report(site, `Tool \`${tool.name}\` has no readOnlyHint/idempotentHint: clients cannot tell whether re-issuing a dropped call is safe.`);
+      const inference = tool.handler ? inferToolEffects(tool.handler) : undefined;
+      const evidence = inference?.evidence ?? 'retry-unsafe: review: the handler is not visible at this tool literal';
+      const message = `Tool \`${tool.name}\` has no readOnlyHint/idempotentHint: clients cannot tell whether re-issuing a dropped call is safe (${evidence}).`;
+      if (inference?.hints && hintsCanBeWrittenInline(tool)) report(site, message, { fix: 'auto', data: { hints: inference.hints } });
+      else report(site, message, { fix: 'manual' });
     }
   },
 };
+
+/**
+ * The idempotency-hints transform edits literals only: the config object, its `annotations` literal, or a new
+ * `{ … }` argument before a `.tool()` callback. Annotations kept in a constant, a config held in a variable, or a
+ * `.tool()` argument that looks like annotations but is not the one before the callback make the fix manual.
+ */
+function hintsCanBeWrittenInline(tool: ToolRegistration): boolean {
+  if (tool.form === 'tool') {
+    if (!Node.isCallExpression(tool.node)) return false;
+    const annotations = toolAnnotationsArgument(tool);
+    if (annotations === 'unknown') return false;
+    if (annotations && !Node.isObjectLiteralExpression(unwrap(annotations.node))) return false;
+    const middle = tool.node.getArguments().slice(1, tool.callbackIndex);
+    return middle.every((arg) => {
+      if (arg === annotations?.node) return true;
+      const value = unwrap(arg);
+      if (Node.isStringLiteral(value) || Node.isNoSubstitutionTemplateLiteral(value) || Node.isTemplateExpression(value)) return true;
+      // A schema literal with only annotation-named keys (`{ title: z.string() }`) would be taken for annotations.
+      if (Node.isObjectLiteralExpression(value)) return !value.getProperties().every((p) => (Node.isPropertyAssignment(p) || Node.isShorthandPropertyAssignment(p)) && ANNOTATION_KEYS.has(p.getName()));
+      return !!annotations; // a schema constant is fine once the annotations are identified
+    });
+  }
+  const config = tool.form === 'list-literal' ? tool.node : Node.isCallExpression(tool.node) ? tool.node.getArguments()[tool.form === 'addTool' ? 0 : 1] : undefined;
+  if (!config || !Node.isObjectLiteralExpression(config)) return false;
+  const property = config.getProperty('annotations');
+  if (!property) return !config.getProperties().some(Node.isSpreadAssignment);
+  return Node.isPropertyAssignment(property) && Node.isObjectLiteralExpression(unwrap(property.getInitializer()));
+}
 
 const MAX_DEPTH = 6;
 
