@@ -9,6 +9,7 @@ import originGuard, * as originMeta from './origin-guard';
 import bindLocalhost, * as bindMeta from './bind-localhost';
 import idempotencyHints, * as hintsMeta from './idempotency-hints';
 import sessionHandles, * as handlesMeta from './session-handles';
+import mcpHandler, * as mcpHandlerMeta from './mcp-handler';
 
 export interface TransformModule {
   id: string;
@@ -16,6 +17,8 @@ export interface TransformModule {
   rules: string[];
   /** `unsafe` transforms run only with --unsafe. */
   level: Exclude<FixKind, 'none' | 'manual'>;
+  /** Targets it runs for (default: every target). */
+  targets?: string[];
   run(file: FileInfo, api: API, options: TransformOptions): string | undefined | null;
 }
 
@@ -23,6 +26,7 @@ export const transforms: readonly TransformModule[] = [
   { id: hoistMeta.id, rules: hoistMeta.rules, level: 'auto', run: hoistServerFactory },
   { id: endpointMeta.id, rules: endpointMeta.rules, level: 'auto', run: statelessEndpoint },
   { id: originMeta.id, rules: originMeta.rules, level: 'auto', run: originGuard },
+  { id: mcpHandlerMeta.id, rules: mcpHandlerMeta.rules, level: 'auto', targets: ['2026-07-28'], run: mcpHandler },
   { id: handlesMeta.id, rules: handlesMeta.rules, level: 'unsafe', run: sessionHandles },
   { id: hintsMeta.id, rules: hintsMeta.rules, level: 'auto', run: idempotencyHints },
   { id: bindMeta.id, rules: bindMeta.rules, level: 'unsafe', run: bindLocalhost },

@@ -8,7 +8,7 @@ import { createContext, print, type TransformContext, type TransformOptions } fr
 import { containsLocation, isFunctionNode, referencedNames, type AnyNode } from './lib/ast';
 import { placeholder } from './lib/emit';
 import { asRouteStatement } from './lib/routes';
-import { ensureNamedImports } from './lib/imports';
+import { afterImports, ensureNamedImports } from './lib/imports';
 import { GUARD_NAME, guardCall, guardFunction } from './lib/templates';
 import { addMarker } from './hoist-server-factory';
 
@@ -105,13 +105,7 @@ function addGuardFunction(context: TransformContext): void {
   const body = root.find(j.Program).get('body').value as AnyNode[];
   const checkHost = context.options.localServer ?? /\.listen\([^)]*['"](?:127\.0\.0\.1|localhost)['"]/.test(context.file.source);
   const statements = [placeholder(context, guardFunction({ typescript: context.typescript, checkHost, quote: context.quote }), 'block')];
-  let index = 0;
-  body.forEach((statement, i) => {
-    if (statement.type === 'ImportDeclaration') index = i + 1;
-    else if (statement.type === 'VariableDeclaration' && /\brequire\(/.test(j(statement as never).toSource()) && i === index) index = i + 1;
-    else if (statement.type === 'ExpressionStatement' && statement.directive && i === index) index = i + 1;
-  });
-  body.splice(index, 0, ...statements);
+  body.splice(afterImports(body), 0, ...statements);
   // After the function, so the import lands with the other imports, above it.
   if (context.typescript) ensureNamedImports(context, ['node:http', 'http'], ['IncomingMessage', 'ServerResponse'], { typeOnly: true });
 }

@@ -8,7 +8,7 @@ import type { API, FileInfo } from 'jscodeshift';
 import { createContext, print, type TransformContext, type TransformOptions } from './lib/context';
 import { containsLocation, isFunctionNode, referencedNames, type AnyNode } from './lib/ast';
 import { inlinePlaceholder, placeholder } from './lib/emit';
-import { ensureNamedImport } from './lib/imports';
+import { afterImports, ensureNamedImport } from './lib/imports';
 import { appendProperty, originalText } from './lib/source-edit';
 import { HANDLE_ARG, handleStoreCode, openToolCode, type StoreVariable } from './lib/handle-store';
 import { addMarker } from './hoist-server-factory';
@@ -286,11 +286,5 @@ function isReference(path: { node: AnyNode; parent: { node: AnyNode } }): boolea
 
 function insertAfterImports(context: TransformContext, statement: AnyNode): void {
   const body = context.root.find(context.j.Program).get('body').value as AnyNode[];
-  let index = 0;
-  body.forEach((s, i) => {
-    const text = s.type === 'ExpressionStatement' ? context.j(s as never).toSource() : '';
-    if (s.type === 'ImportDeclaration' || /^__mcpMigrateGenerated\w+__;$/.test(text) && i === index) index = i + 1;
-    else if (s.type === 'VariableDeclaration' && /\brequire\(/.test(context.j(s as never).toSource()) && i === index) index = i + 1;
-  });
-  body.splice(index, 0, statement);
+  body.splice(afterImports(body), 0, statement);
 }

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import yargs from 'yargs';
 import type { Argv } from 'yargs';
 import { check } from '../engine/scan';
-import { apply, TARGETS, type Target } from '../engine/apply';
+import { apply, DEFAULT_TARGET, TARGETS, type Target } from '../engine/apply';
 import { isUsageError } from '../engine/errors';
 import { REPORT_FORMATS, renderDiff, renderReport, type ReportFormat } from '../report';
 import { allRuleMetas } from '../rules';
@@ -88,7 +88,8 @@ export async function main(argv: string[]): Promise<number> {
           .option('dry-run', { alias: 'n', type: 'boolean', default: false, describe: 'Write nothing; print the unified diff; exit 1 when changes are pending' })
           .option('unsafe', { type: 'boolean', default: false, describe: 'Also apply unsafe fixes (e.g. binding 127.0.0.1)' })
           .option('allow-dirty', { type: 'boolean', default: false, describe: 'Write even when the files to change have uncommitted git changes' })
-          .option('target', { choices: TARGETS, default: '2025-11-25' as Target, describe: 'Protocol revision / SDK line to migrate to' })
+          .option('target', { choices: TARGETS, default: DEFAULT_TARGET, describe: 'Protocol revision to migrate to: 2026-07-28 (v2 SDK packages, createMcpHandler) or 2025-11-25 (stay on the v1 SDK)' })
+          .option('legacy', { choices: ['stateless', 'reject'] as const, default: 'stateless' as const, describe: "2026-07-28 target: serve 2025-era clients statelessly, or reject them" })
           .option('endpoint', { type: 'string', default: '/mcp', describe: 'Endpoint path for servers that only had the legacy HTTP+SSE transport' }),
       (args) => {
         const common = args as unknown as CommonArgs;
@@ -99,6 +100,7 @@ export async function main(argv: string[]): Promise<number> {
           allowDirty: args['allow-dirty'] as boolean,
           target: args.target as Target,
           endpoint: args.endpoint as string,
+          legacy: args.legacy as 'stateless' | 'reject',
         });
         const color = common.output ? false : (common.color ?? process.stdout.isTTY === true);
         const diff = result.dryRun && common.format === 'text' ? renderDiff(result.changes, color) : '';

@@ -1,7 +1,9 @@
 // The apply pipeline: scan → run each transform on the files that have its findings (re-analysing between
 // transforms so positions are current) → verify that every output parses → report what changed, what is left
 // for a human, and which endpoint now serves MCP → write atomically (unless --dry-run).
+import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { migrateSdkSurface } from './sdk-v2-surface';
 import jscodeshift from 'jscodeshift';
 import { createTwoFilesPatch } from 'diff';
 import type { ApplyResult, FileChange, FileProblem, Finding, ManualItem, ServedEndpoint } from '../model';
@@ -9,16 +11,19 @@ import { transforms as allTransforms, type TransformModule } from '../../transfo
 import { parserFor } from '../../transforms/lib/context';
 import { scan, collectCheckResult, selectRules, type ScanOptions, type LoadedSource } from './scan';
 import type { Rule } from '../rules/rule';
+import { Node, SyntaxKind } from 'ts-morph';
 import { analyzeSources, createProject, syntaxError, type Analysis, type SourceInput } from './analyze';
 import { allRules } from '../rules';
 import { writeSourceText } from './read-source';
 import { dirtyFiles, writeFileAtomic } from './write';
-import { UsageError } from './errors';
 import { routeContextsOf } from '../analysis/routes';
 import { FileFacts } from '../analysis/file-facts';
 
 export const TARGETS = ['2025-11-25', '2026-07-28'] as const;
 export type Target = (typeof TARGETS)[number];
+export const DEFAULT_TARGET: Target = '2025-11-25';
+/** The id under which the official v1→v2 codemod's changes are reported. */
+const SDK_SURFACE_STEP = 'sdk-v2-surface';
 
 export interface ApplyOptions extends ScanOptions {
   dryRun?: boolean;
@@ -27,6 +32,7 @@ export interface ApplyOptions extends ScanOptions {
   target?: Target;
   /** Endpoint path for servers that had only the legacy HTTP+SSE transport. */
   endpoint?: string;
+  legacy?: 'stateless' | 'reject';
 }
 
 interface WorkingFile {
@@ -42,6 +48,11 @@ interface WorkingFile {
 export interface MigrateOptions {
   /** Rules to detect with (default: all); only transforms for these rules run. */
   rules?: readonly Rule[];
+  target?: Target;
+  /** createMcpHandler's `legacy` option (2026-07-28 target). */
+  legacy?: 'stateless' | 'reject';
+  /** package.json texts by path relative to the root, for the v2 SDK surface step (2026-07-28 target). */
+  manifests?: Map<string, string>;
   unsafe?: boolean;
   endpoint?: string;
   /** Analysis of exactly these sources, when the caller already has it. */
@@ -58,6 +69,10 @@ export interface Migration {
   problems: FileProblem[];
   /** Analysis of the final texts. */
   analysis: Analysis;
+  /** Final manifest texts (2026-07-28 target), by path relative to the root. */
+  manifests: Map<string, string>;
+  /** What the official v1→v2 codemod reported, for the manual list. */
+  surfaceNotes: ManualItem[];
 }
 
 /**
@@ -75,7 +90,10 @@ export function migrateSources(sources: SourceInput[], options: MigrateOptions =
     files.set(source.relPath, { source, foundRules: new Set(found.map((f) => f.ruleId)), original: source.text, text: source.text, transformIds: new Set() });
   }
   const problems: FileProblem[] = [];
-  const enabled = allTransforms.filter((t) => (t.level === 'auto' || options.unsafe) && t.rules.some((id) => ruleIds.has(id)));
+  const target = options.target ?? DEFAULT_TARGET;
+  const enabled = allTransforms.filter(
+    (t) => (t.level === 'auto' || options.unsafe) && t.rules.some((id) => ruleIds.has(id)) && (!t.targets || t.targets.includes(target)),
+  );
   let stale = false;
   for (const transform of enabled) {
     if (stale) analysis = reanalyze(files, rules);
@@ -88,8 +106,35 @@ export function migrateSources(sources: SourceInput[], options: MigrateOptions =
       stale = runTransform(transform, working, findings, options, problems) || stale;
     }
   }
+  let manifests = new Map(options.manifests ?? []);
+  const surfaceNotes: ManualItem[] = [];
+  if (target === '2026-07-28') {
+    const surface = migrateSdkSurface({ files: new Map([...files].filter(([, w]) => !w.failed).map(([rel, w]) => [rel, w.text])), manifests });
+    for (const [rel, text] of surface.files) {
+      const working = files.get(rel)!;
+      if (text === working.text) continue;
+      const broken = syntaxError(createProject().createSourceFile(working.source.absPath, text, { overwrite: true }));
+      if (broken) {
+        working.failed = { file: rel, kind: 'invalid-output', message: `the v1→v2 SDK codemod produced code that does not parse (${broken}); file left unchanged` };
+        working.text = working.original;
+        problems.push(working.failed);
+      } else {
+        working.text = text;
+        working.transformIds.add(SDK_SURFACE_STEP);
+      }
+      stale = true;
+    }
+    manifests = surface.manifests;
+    for (const d of surface.diagnostics) {
+      if (d.level === 'info') continue;
+      surfaceNotes.push({ file: d.file, line: d.line, ruleId: 'sdk-v2-surface', message: `(from @modelcontextprotocol/codemod) ${d.message}` });
+    }
+    for (const w of surface.manifestWarnings) surfaceNotes.push({ file: w.manifest, line: 1, ruleId: 'sdk-v2-surface', message: w.message });
+  }
   if (stale) analysis = reanalyze(files, rules);
   return {
+    manifests,
+    surfaceNotes,
     outputs: new Map([...files].map(([rel, w]) => [rel, w.text])),
     transformIds: new Map([...files].map(([rel, w]) => [rel, w.transformIds])),
     foundRules: new Map([...files].map(([rel, w]) => [rel, w.foundRules])),
@@ -99,8 +144,7 @@ export function migrateSources(sources: SourceInput[], options: MigrateOptions =
 }
 
 export function apply(options: ApplyOptions): ApplyResult {
-  const target = options.target ?? '2025-11-25';
-  if (target !== '2025-11-25') throw new UsageError(`--target ${target} is not supported yet; use --target 2025-11-25`);
+  const target = options.target ?? DEFAULT_TARGET;
   const scanned = scan(options);
   // Transforms work on LF text; the writer restores CRLF (files with mixed endings are left as they are).
   let normalized = false;
@@ -110,7 +154,17 @@ export function apply(options: ApplyOptions): ApplyResult {
     return { absPath: loaded.absPath, relPath: loaded.relPath, text: crlf ? loaded.text.replace(/\r\n/g, '\n') : loaded.text };
   });
   const rules = selectRules(options.rules, options.skipRules);
-  const migration = migrateSources(sources, { rules, unsafe: options.unsafe, endpoint: options.endpoint, initialAnalysis: normalized ? undefined : scanned.analysis });
+  const manifestPaths = target === '2026-07-28' ? ownerManifests(scanned.root, scanned.sources.map((s) => s.absPath)) : new Map<string, string>();
+  const manifestTexts = new Map([...manifestPaths].map(([rel, abs]) => [rel, fs.readFileSync(abs, 'utf8')]));
+  const migration = migrateSources(sources, {
+    rules,
+    target,
+    legacy: options.legacy,
+    manifests: manifestTexts,
+    unsafe: options.unsafe,
+    endpoint: options.endpoint,
+    initialAnalysis: normalized ? undefined : scanned.analysis,
+  });
   const problems: FileProblem[] = [...scanned.problems, ...migration.problems];
   const after = collectCheckResult({ ...scanned, analysis: migration.analysis, problems });
   const changes: FileChange[] = [];
@@ -125,16 +179,33 @@ export function apply(options: ApplyOptions): ApplyResult {
       diff: createTwoFilesPatch(`a/${relPath}`, `b/${relPath}`, source.text, output, '', '', { context: 3 }),
     });
   }
+  const manifestChanges: FileChange[] = [];
+  for (const [rel, before] of manifestTexts) {
+    const after = migration.manifests.get(rel) ?? before;
+    if (after === before) continue;
+    manifestChanges.push({ file: rel, ruleIds: ['sdk-v2-surface'], diff: createTwoFilesPatch(`a/${rel}`, `b/${rel}`, before, after, '', '', { context: 3 }) });
+  }
   changes.sort((a, b) => a.file.localeCompare(b.file));
   const loadedByRel = new Map(scanned.sources.map((l) => [l.relPath, l]));
-  if (!options.dryRun) writeChanges(loadedByRel, migration.outputs, changes, options, problems);
+  const targets = new Map<string, { absPath: string; text: string; source?: LoadedSource['source'] }>();
+  for (const change of changes) {
+    const loaded = loadedByRel.get(change.file)!;
+    targets.set(change.file, { absPath: loaded.absPath, text: migration.outputs.get(change.file)!, source: loaded.source });
+  }
+  for (const change of manifestChanges) targets.set(change.file, { absPath: manifestPaths.get(change.file)!, text: migration.manifests.get(change.file)! });
+  const allChanges = [...changes, ...manifestChanges];
+  if (!options.dryRun) writeChanges(targets, allChanges, options, problems);
   return {
     ...after,
     problems,
     dryRun: options.dryRun ?? false,
     target,
-    changes,
-    manual: manualItems(after.findings),
+    changes: allChanges,
+    manual: [
+      ...manualItems(after.findings),
+      ...migration.surfaceNotes,
+      ...manifestChanges.map((c) => ({ file: c.file, line: 1, ruleId: 'sdk-v2-surface', message: 'Dependencies changed to the v2 SDK packages: run your package manager\'s install.' })),
+    ],
     endpoints: servedEndpoints(migration.analysis, new Set(changes.map((c) => c.file))),
   };
 }
@@ -152,7 +223,7 @@ function runTransform(transform: TransformModule, working: WorkingFile, findings
   try {
     // Test-only fault injection seam (never set in real use): MCP_MIGRATE_FAULT_TRANSFORM=<relPath> makes every transform throw on that file.
     if (process.env.MCP_MIGRATE_FAULT_TRANSFORM === working.source.relPath) throw new Error('injected transform fault (MCP_MIGRATE_FAULT_TRANSFORM)');
-    output = transform.run({ path: filePath, source: working.text }, api, { findings, endpoint: options.endpoint });
+    output = transform.run({ path: filePath, source: working.text }, api, { findings, endpoint: options.endpoint, target: options.target ?? DEFAULT_TARGET, legacy: options.legacy });
   } catch (error) {
     working.failed = { file: working.source.relPath, kind: 'transform', message: `${transform.id} failed: ${(error as Error).message}; file left unchanged` };
     working.text = working.original;
@@ -176,28 +247,47 @@ function rulesOf(transformIds: Set<string>): string[] {
   return allTransforms.filter((t) => transformIds.has(t.id)).flatMap((t) => t.rules);
 }
 
-function writeChanges(loaded: Map<string, LoadedSource>, outputs: Map<string, string>, changes: FileChange[], options: ApplyOptions, problems: FileProblem[]): void {
-  const targets = changes.map((c) => loaded.get(c.file)!);
+function writeChanges(targets: Map<string, { absPath: string; text: string; source?: LoadedSource['source'] }>, changes: FileChange[], options: ApplyOptions, problems: FileProblem[]): void {
+  const absPaths = changes.map((c) => targets.get(c.file)!.absPath);
   if (!options.allowDirty) {
-    const dirty = new Set(dirtyFiles(path.dirname(targets[0]?.absPath ?? '.'), targets.map((t) => t.absPath)));
+    const dirty = new Set(dirtyFiles(path.dirname(absPaths[0] ?? '.'), absPaths));
     if (dirty.size > 0) {
-      for (const target of targets) {
-        if (dirty.has(target.absPath)) problems.push({ file: target.relPath, kind: 'dirty', message: 'has uncommitted changes; commit or stash them, or pass --allow-dirty (nothing was written)' });
+      for (const change of changes) {
+        if (dirty.has(targets.get(change.file)!.absPath)) problems.push({ file: change.file, kind: 'dirty', message: 'has uncommitted changes; commit or stash them, or pass --allow-dirty (nothing was written)' });
       }
       changes.length = 0;
       return;
     }
   }
   for (let i = changes.length - 1; i >= 0; i--) {
-    const target = loaded.get(changes[i].file)!;
+    const target = targets.get(changes[i].file)!;
     try {
-      writeFileAtomic(target.absPath, writeSourceText(outputs.get(target.relPath)!, target.source));
+      writeFileAtomic(target.absPath, target.source ? writeSourceText(target.text, target.source) : target.text);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      problems.push({ file: target.relPath, kind: 'write', message: `could not be written (${code ?? (error as Error).message}); left unchanged` });
+      problems.push({ file: changes[i].file, kind: 'write', message: `could not be written (${code ?? (error as Error).message}); left unchanged` });
       changes.splice(i, 1);
     }
   }
+}
+
+/**
+ * The package.json that owns each source file (nearest one up from it, stopping at the filesystem root), by path
+ * relative to the scan root: a monorepo's members each get their own manifest edited.
+ */
+function ownerManifests(root: string, absPaths: string[]): Map<string, string> {
+  const manifests = new Map<string, string>();
+  for (const file of absPaths) {
+    for (let dir = path.dirname(file); ; dir = path.dirname(dir)) {
+      const candidate = path.join(dir, 'package.json');
+      if (fs.existsSync(candidate)) {
+        manifests.set(path.relative(root, candidate).split(path.sep).join('/'), candidate);
+        break;
+      }
+      if (path.dirname(dir) === dir) break;
+    }
+  }
+  return manifests;
 }
 
 function manualItems(findings: Finding[]): ManualItem[] {
@@ -206,20 +296,28 @@ function manualItems(findings: Finding[]): ManualItem[] {
     .map((f) => ({ file: f.file, line: f.line, ruleId: f.ruleId, message: f.hint ? `${f.message} ${f.hint}` : f.message }));
 }
 
-/** The POST routes that now reach a Streamable HTTP transport, in the changed files. */
+/** The routes that now serve MCP in the changed files: POST routes reaching a stateless transport, or routes (and
+ * branches) calling a `createMcpHandler` handler. */
 function servedEndpoints(analysis: Analysis, changed: Set<string>): ServedEndpoint[] {
   const endpoints: ServedEndpoint[] = [];
+  const add = (relPath: string, node: Node, requirePost: boolean) => {
+    for (const context of routeContextsOf(node)) {
+      const pathNode = context.paths.at(-1);
+      if (!pathNode) continue;
+      if (requirePost && context.methods !== 'any' && context.methods !== 'unknown' && !context.methods.has('POST')) continue;
+      const line = (context.routes[0]?.call ?? pathNode).getStartLineNumber();
+      if (!endpoints.some((e) => e.file === relPath && e.line === line)) endpoints.push({ file: relPath, line, path: pathNode.getText() });
+    }
+  };
   for (const relPath of changed) {
     const sourceFile = analysis.sourceFile(relPath);
     if (!sourceFile) continue;
     const facts = new FileFacts(sourceFile, { validatesOrigin: true });
-    for (const call of facts.methodCalls('handleRequest', ['StreamableHTTPServerTransport'])) {
-      for (const context of routeContextsOf(call)) {
-        const pathNode = context.paths.at(-1);
-        if (!pathNode) continue;
-        if (context.methods !== 'any' && context.methods !== 'unknown' && !context.methods.has('POST')) continue;
-        const line = (context.routes[0]?.call ?? pathNode).getStartLineNumber();
-        if (!endpoints.some((e) => e.file === relPath && e.line === line)) endpoints.push({ file: relPath, line, path: pathNode.getText() });
+    for (const call of facts.methodCalls('handleRequest', ['StreamableHTTPServerTransport'])) add(relPath, call, true);
+    for (const declaration of sourceFile.getVariableDeclarations()) {
+      if (!/\bcreateMcpHandler\(/.test(declaration.getInitializer()?.getText() ?? '')) continue;
+      for (const call of sourceFile.getDescendantsOfKind(SyntaxKind.CallExpression)) {
+        if (call.getExpression().getText() === declaration.getName()) add(relPath, call, false);
       }
     }
   }

@@ -4,6 +4,9 @@ import type { SourceFile } from 'ts-morph';
 import type { Finding } from '../model';
 
 export const MARKER_PATTERN = /\/\*\s*mcp-migrate:\s*([a-z][\w-]*):\s*([\s\S]*?)\s*\*\//g;
+/** The official v1→v2 codemod's own marker, folded in under one rule id. */
+const CODEMOD_MARKER = /\/\*\s*@mcp-codemod-error\s+([\s\S]*?)\s*\*\//g;
+export const SDK_SURFACE_RULE = 'sdk-v2-surface';
 
 export function markerComment(ruleId: string, message: string): string {
   return `/* mcp-migrate: ${ruleId}: ${message.replace(/\*\//g, '* /')} */`;
@@ -12,14 +15,18 @@ export function markerComment(ruleId: string, message: string): string {
 export function findMarkers(relPath: string, sourceFile: SourceFile): Finding[] {
   const text = sourceFile.getFullText();
   const findings: Finding[] = [];
-  if (!text.includes('mcp-migrate:')) return findings;
-  for (const match of text.matchAll(MARKER_PATTERN)) {
-    const start = sourceFile.getLineAndColumnAtPos(match.index!);
-    const end = sourceFile.getLineAndColumnAtPos(match.index! + match[0].length);
+  if (!text.includes('mcp-migrate:') && !text.includes('@mcp-codemod-error')) return findings;
+  const matches = [
+    ...[...text.matchAll(MARKER_PATTERN)].map((m) => ({ index: m.index!, length: m[0].length, ruleId: m[1], message: m[2] })),
+    ...[...text.matchAll(CODEMOD_MARKER)].map((m) => ({ index: m.index!, length: m[0].length, ruleId: SDK_SURFACE_RULE, message: `(from @modelcontextprotocol/codemod) ${m[1]}` })),
+  ];
+  for (const match of matches) {
+    const start = sourceFile.getLineAndColumnAtPos(match.index);
+    const end = sourceFile.getLineAndColumnAtPos(match.index + match.length);
     findings.push({
-      ruleId: match[1],
+      ruleId: match.ruleId,
       severity: 'error',
-      message: `Manual migration left by mcp-migrate: ${match[2].replace(/\s+/g, ' ')}`,
+      message: `Manual migration left by mcp-migrate: ${match.message.replace(/\s+/g, ' ')}`,
       hint: 'Do what the marker says, then delete the marker comment.',
       fix: 'manual',
       data: { marker: true },

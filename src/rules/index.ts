@@ -41,6 +41,15 @@ export const engineRuleMetas: readonly RuleMeta[] = [
     hint: 'Delete the comment.',
     sources: [],
   },
+  {
+    id: 'sdk-v2-surface',
+    title: 'A spot the official v1→v2 SDK codemod could not migrate',
+    severity: 'error',
+    fix: 'manual',
+    doc: 'On the 2026-07-28 target, mcp-migrate runs the official `@modelcontextprotocol/codemod` (v1-to-v2) for the SDK surface. Where it cannot rewrite a site it leaves a `/* @mcp-codemod-error … */` comment; each one is reported here until a human resolves it.',
+    hint: 'Follow the comment, then delete it.',
+    sources: ['typescript-sdk packages/codemod', 'typescript-sdk docs/migration/upgrade-to-v2.md'],
+  },
 ];
 
 export const allRuleMetas: readonly RuleMeta[] = [...allRules.map((r) => r.meta), ...engineRuleMetas];

@@ -13,6 +13,10 @@ export interface TransformOptions extends Options {
   endpoint?: string;
   /** Project-level facts the engine knows (e.g. that a server listens on loopback). */
   localServer?: boolean;
+  /** Protocol target: '2025-11-25' (v1 SDK) or '2026-07-28' (v2 packages). */
+  target?: string;
+  /** createMcpHandler's `legacy` option on the 2026-07-28 target. */
+  legacy?: 'stateless' | 'reject';
 }
 
 export interface TransformContext {
@@ -69,5 +73,17 @@ function detectSingleFile(file: FileInfo): Finding[] {
 
 export function print(context: TransformContext): string {
   const printed = context.root.toSource({ quote: context.quote, tabWidth: context.tabWidth, useTabs: context.useTabs });
-  return expandPlaceholders(context, printed);
+  return expandPlaceholders(context, restorePrologue(context.file.source, printed));
+}
+
+/**
+ * recast reprints a directive prologue as `'use strict';;` (and drops the blank line after it) once the program
+ * body changes; put the original prologue back.
+ */
+function restorePrologue(source: string, printed: string): string {
+  const prologue = /^((?:[ \t]*(['"])use strict\2;?[ \t]*(?:\r?\n|$))+)([ \t]*\r?\n)*/.exec(source);
+  if (!prologue) return printed;
+  const directive = prologue[1].trimEnd();
+  if (!printed.startsWith(`${directive};`)) return printed;
+  return prologue[0] + printed.slice(directive.length + 1).replace(/^[ \t]*\r?\n/, '');
 }

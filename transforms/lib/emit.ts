@@ -55,9 +55,10 @@ export function expandPlaceholders(context: TransformContext, printed: string): 
     let end = index + 1;
     // Drop the blank lines recast put around the new statement, then add the spacing we want.
     while (start > 0 && lines[start - 1].trim() === '') start--;
-    while (end < lines.length && lines[end].trim() === '') end++;
+    // (never the final empty line: the file's closing newline stays)
+    while (end < lines.length - 1 && lines[end].trim() === '') end++;
     const before = start > 0 && !/[{(\[]\s*$/.test(lines[start - 1]) && spacing === 'block' ? [''] : [];
-    const after = end < lines.length && !/^\s*[})\]]/.test(lines[end]) && spacing === 'block' ? [''] : [];
+    const after = end < lines.length - 1 && !/^\s*[})\]]/.test(lines[end]) && spacing === 'block' ? [''] : [];
     const keepBefore = spacing === 'tight' && start < index && !isImportLine(lines[start - 1]) && !/[{(\[]\s*$/.test(lines[start - 1] ?? '') ? [''] : [];
     const keepAfter = spacing === 'tight' && end > index + 1 && !isImportLine(lines[end] ?? '') ? [''] : [];
     lines.splice(start, end - start, ...before, ...keepBefore, ...body, ...keepAfter, ...after);

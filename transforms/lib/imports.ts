@@ -3,6 +3,29 @@ import type { TransformContext } from './context';
 import { referencedNames, type AnyNode } from './ast';
 import { placeholder } from './emit';
 
+const importPlaceholders = new WeakSet<object>();
+
+/** An import, a top-level require, or an import this transform is adding. */
+export function isImportLike(statement: AnyNode): boolean {
+  if (statement.type === 'ImportDeclaration' || importPlaceholders.has(statement)) return true;
+  return statement.type === 'VariableDeclaration' && (statement.declarations as AnyNode[]).some((d) => isRequireOf(d, [requireModule(d)]));
+}
+
+/** Index just after the leading block of imports (and imports being added). */
+export function afterImports(body: AnyNode[]): number {
+  let index = 0;
+  body.forEach((statement, i) => {
+    if (isImportLike(statement)) index = i + 1;
+  });
+  return index;
+}
+
+function importPlaceholder(context: TransformContext, code: string): AnyNode {
+  const node = placeholder(context, code, 'tight');
+  importPlaceholders.add(node);
+  return node;
+}
+
 function programBody(context: TransformContext): AnyNode[] {
   return context.root.find(context.j.Program).get('body').value as AnyNode[];
 }
@@ -17,13 +40,7 @@ function isRequireOf(declarator: AnyNode, modules: string[]): boolean {
 
 /** Index after the last top-level import/require statement (and a leading 'use strict'). */
 function insertionIndex(body: AnyNode[]): number {
-  let index = 0;
-  body.forEach((statement, i) => {
-    if (statement.type === 'ImportDeclaration') index = i + 1;
-    if (statement.type === 'VariableDeclaration' && (statement.declarations as AnyNode[]).some((d) => d.init && (d.init as AnyNode).type === 'CallExpression' && ((d.init as AnyNode).callee as AnyNode).type === 'Identifier' && (((d.init as AnyNode).callee as AnyNode).name === 'require'))) index = i + 1;
-    if (statement.type === 'ExpressionStatement' && (statement as AnyNode).directive) index = Math.max(index, i + 1);
-  });
-  return index;
+  return afterImports(body);
 }
 
 /**
@@ -43,7 +60,7 @@ export function ensureNamedImports(context: TransformContext, modules: string[],
   const body = programBody(context);
   if (context.commonjs) {
     if (options.typeOnly) return locals;
-    body.splice(insertionIndex(body), 0, placeholder(context, `const { ${missing.join(', ')} } = require(${quote}${modules[0]}${quote});`, 'tight'));
+    body.splice(insertionIndex(body), 0, importPlaceholder(context, `const { ${missing.join(', ')} } = require(${quote}${modules[0]}${quote});`));
     return locals;
   }
   const target = body.find((d) => d.type === 'ImportDeclaration' && modules.includes((d.source as AnyNode).value as string) && (d.specifiers as AnyNode[]).length > 0 && (d.specifiers as AnyNode[]).every((s) => s.type === 'ImportSpecifier') && (options.typeOnly || d.importKind !== 'type'));
@@ -55,7 +72,7 @@ export function ensureNamedImports(context: TransformContext, modules: string[],
     }
     return locals;
   }
-  body.splice(insertionIndex(body), 0, placeholder(context, `import ${options.typeOnly ? 'type ' : ''}{ ${missing.join(', ')} } from ${quote}${modules[0]}${quote};`, 'tight'));
+  body.splice(insertionIndex(body), 0, importPlaceholder(context, `import ${options.typeOnly ? 'type ' : ''}{ ${missing.join(', ')} } from ${quote}${modules[0]}${quote};`));
   return locals;
 }
 

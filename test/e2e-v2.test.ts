@@ -1,0 +1,88 @@
+// End-to-end proof for `apply --target 2026-07-28`: every auto-migratable fixture server is migrated onto the v2 SDK
+// packages (createMcpHandler + the official codemod), type-checked, booted on 127.0.0.1, and then spoken to by a v2
+// client pinned to protocol 2026-07-28 AND by a 2025-era v1 client; plain HTTP checks the wire rules.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Client as V2Client, StreamableHTTPClientTransport as V2Transport } from '@modelcontextprotocol/client';
+import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { apply } from '../src/engine/apply';
+import { bootFixture, compileFixture, disposeFixture, FIXTURES_DIR, prepareFixture, type RunningFixture } from './helpers/server-process';
+
+const running: RunningFixture[] = [];
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((server) => server.stop()));
+});
+
+const names = fs
+  .readdirSync(FIXTURES_DIR)
+  .filter((name) => fs.existsSync(path.join(FIXTURES_DIR, name, 'fixture.json')))
+  .filter((name) => {
+    const manifest = JSON.parse(fs.readFileSync(path.join(FIXTURES_DIR, name, 'fixture.json'), 'utf8'));
+    return (manifest.autoMigratable || manifest.family === 'F') && manifest.legacyClient !== 'none';
+  });
+
+type Content = { content: Array<{ type: string; text?: string }> };
+const text = (result: unknown) => (result as Content).content.map((c) => c.text ?? '').join('\n');
+
+describe('apply --target 2026-07-28, end to end', () => {
+  it('has at least 10 fixture servers to prove', () => {
+    expect(names.length).toBeGreaterThanOrEqual(10);
+  });
+
+  for (const name of names) {
+    it(`${name}: v2 packages, createMcpHandler, 2026-07-28 and 2025 clients, wire rules, idempotent`, async () => {
+      const { dir, manifest } = await prepareFixture(name);
+      const stateful = manifest.family === 'F';
+      const result = apply({ paths: [dir], cwd: dir, allowDirty: true, target: '2026-07-28', unsafe: stateful });
+      expect(result.problems).toEqual([]);
+      expect(result.findings.filter((f) => f.severity === 'error'), 'no error finding or marker left').toEqual([]);
+      const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
+      const deps = { ...pkg.dependencies, ...pkg.devDependencies };
+      expect(deps['@modelcontextprotocol/server']).toMatch(/^\^2\./);
+      expect(deps['@modelcontextprotocol/sdk'], 'the v1 SDK is gone once nothing imports it').toBeUndefined();
+      expect(result.endpoints.length).toBeGreaterThan(0);
+
+      if (manifest.language === 'ts') await compileFixture(dir);
+      const server = await bootFixture(dir, manifest);
+      running.push(server);
+      const endpoint = new URL(manifest.mcpPath ?? '/mcp', server.url);
+      const headers = manifest.headers ?? {};
+      const tool = stateful ? { name: 'open_session', arguments: {}, expectText: '-' } : manifest.tool!;
+
+      const modern = new V2Client({ name: 'e2e-2026', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+      await modern.connect(new V2Transport(endpoint, { requestInit: { headers } }));
+      expect(modern.getNegotiatedProtocolVersion()).toBe('2026-07-28');
+      expect((await modern.listTools()).tools.map((t) => t.name)).toContain(tool.name);
+      expect(text(await modern.callTool({ name: tool.name, arguments: tool.arguments }))).toContain(tool.expectText);
+      await modern.close();
+
+      const legacy = new V1Client({ name: 'e2e-2025', version: '1.0.0' });
+      await legacy.connect(new V1Transport(endpoint, { requestInit: { headers } }));
+      expect((await legacy.listTools()).tools.map((t) => t.name)).toContain(tool.name);
+      expect(text(await legacy.callTool({ name: tool.name, arguments: tool.arguments }))).toContain(tool.expectText);
+      await legacy.close();
+
+      for (const method of ['GET', 'DELETE']) {
+        const response = await fetch(endpoint, { method, headers: { ...headers, accept: 'text/event-stream' } });
+        expect(response.status, `${method} answers 405`).toBe(405);
+        expect(response.headers.get('mcp-session-id')).toBeNull();
+        await response.text();
+      }
+      const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'probe', version: '1' } } };
+      const post = await fetch(endpoint, { method: 'POST', headers: { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify(init) });
+      expect(post.status).toBe(200);
+      expect(post.headers.get('mcp-session-id')).toBeNull();
+      await post.text();
+      const evil = await fetch(endpoint, { method: 'POST', headers: { ...headers, origin: 'http://evil.example', 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify(init) });
+      expect(evil.status).toBe(403);
+      await evil.text();
+
+      const again = apply({ paths: [dir], cwd: dir, allowDirty: true, target: '2026-07-28', unsafe: stateful });
+      expect(again.changes).toEqual([]);
+      await server.stop();
+      await disposeFixture(dir);
+    });
+  }
+});
