@@ -45,7 +45,7 @@ describe('apply --target 2025-11-25, end to end', () => {
   for (const name of names) {
     it(`${name}: migrates, type-checks, serves stateless Streamable HTTP, and is idempotent`, async () => {
       const { dir, manifest } = await prepareFixture(name);
-      const result = apply({ paths: [dir], cwd: dir, allowDirty: true });
+      const result = apply({ paths: [dir], cwd: dir, allowDirty: true, target: '2025-11-25' });
       expect(result.problems).toEqual([]);
       const blocking = result.findings.filter((f) => f.severity === 'error');
       expect(blocking, 'no error finding or manual marker is left').toEqual([]);
@@ -105,7 +105,7 @@ describe('apply --target 2025-11-25, end to end', () => {
       await local.text();
 
       const before = snapshot(dir);
-      const again = apply({ paths: [dir], cwd: dir, allowDirty: true });
+      const again = apply({ paths: [dir], cwd: dir, allowDirty: true, target: '2025-11-25' });
       expect(again.changes).toEqual([]);
       expect(snapshot(dir)).toEqual(before);
     });

@@ -24,7 +24,7 @@ async function connect(url: URL): Promise<Client> {
 describe('apply --unsafe: session state becomes explicit handles', () => {
   it('f-session-cart: state survives across fresh servers by handle; unknown handles are tool errors', async () => {
     const { dir, manifest } = await prepareFixture('f-session-cart');
-    const result = apply({ paths: [dir], cwd: dir, allowDirty: true, unsafe: true });
+    const result = apply({ paths: [dir], cwd: dir, allowDirty: true, unsafe: true, target: '2025-11-25' });
     expect(result.problems).toEqual([]);
     expect(result.findings.filter((f) => f.ruleId === 'session-state' || f.severity === 'error')).toEqual([]);
     expect(result.changes.find((c) => c.file === 'src/server.ts')?.ruleIds).toContain('session-state');
@@ -63,13 +63,13 @@ describe('apply --unsafe: session state becomes explicit handles', () => {
     expect(text(unknown)).toContain('call open_session');
     await second.close();
 
-    const again = apply({ paths: [dir], cwd: dir, allowDirty: true, unsafe: true });
+    const again = apply({ paths: [dir], cwd: dir, allowDirty: true, unsafe: true, target: '2025-11-25' });
     expect(again.changes).toEqual([]);
   });
 
   it('without --unsafe the stateful tools are listed as manual, not rewritten', async () => {
     const { dir } = await prepareFixture('f-session-cart');
-    const result = apply({ paths: [dir], cwd: dir, allowDirty: true, dryRun: true });
+    const result = apply({ paths: [dir], cwd: dir, allowDirty: true, dryRun: true, target: '2025-11-25' });
     expect(result.changes.find((c) => c.file === 'src/server.ts')?.ruleIds ?? []).not.toContain('session-state');
     const manual = result.manual.filter((m) => m.ruleId === 'session-state');
     expect(manual.map((m) => m.line).length).toBe(3);
