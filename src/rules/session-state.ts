@@ -13,7 +13,7 @@ export const sessionState: Rule = {
     id: 'session-state',
     title: 'Tool behaviour that depends on per-session state',
     severity: 'warning',
-    fix: 'manual',
+    fix: 'unsafe',
     doc:
       'Without protocol sessions every request may reach a fresh server, so state keyed by `extra.sessionId`, state captured ' +
       'in a per-session server factory, or an AsyncLocalStorage context entered per session silently resets. Revision ' +
@@ -75,7 +75,7 @@ export const sessionState: Rule = {
       const init = declaration && Node.isVariableDeclaration(declaration) ? declaration.getInitializer() : undefined;
       if (!init || !/^new\s+(?:[\w$]+\.)?AsyncLocalStorage\b/.test(init.getText())) continue;
       if (routeContextsOf(call).length === 0) continue;
-      report(call, 'Session state: an AsyncLocalStorage context is entered per request/session and read by tools.');
+      report(call, 'Session state: an AsyncLocalStorage context is entered per request/session and read by tools.', { fix: 'manual' });
     }
   },
 };
