@@ -1,0 +1,79 @@
+#!/usr/bin/env node
+// `npm run bench`: speed and memory of check and apply on a generated corpus, against fixed targets.
+// The corpus: N ordinary TypeScript modules (never MCP candidates) plus copies of every fixture server, so the
+// pre-filter, the parser and the transforms all get work. Exits 1 when a target is missed.
+'use strict';
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { check } = require('../dist/src/engine/scan.js');
+const { apply } = require('../dist/src/engine/apply.js');
+
+const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=')));
+const plainFiles = Number(args.files ?? 3000);
+const serverCopies = Number(args.copies ?? 4);
+const TARGETS = {
+  // check: files scanned per second over the whole corpus (most files are rejected by the pre-filter).
+  checkFilesPerSecond: 1500,
+  // apply --dry-run, per candidate file (parse, analyse, transform, re-analyse, diff).
+  applyMsPerCandidate: 400,
+  // peak resident memory of this process.
+  peakRssMiB: 1024,
+};
+
+function makeCorpus() {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-migrate-bench-'));
+  for (let i = 0; i < plainFiles; i++) {
+    const dir = path.join(root, 'src', `pkg${i % 50}`);
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(
+      path.join(dir, `module${i}.ts`),
+      `// ordinary module ${i}\nexport interface Item${i} { id: string; count: number }\n` +
+        `export function total${i}(items: Item${i}[]): number {\n  return items.reduce((sum, item) => sum + item.count, 0);\n}\n` +
+        `export const LABEL_${i} = 'module ${i}';\n`.repeat(3),
+    );
+  }
+  const fixtures = path.join(__dirname, '..', 'fixtures', 'servers');
+  for (let copy = 0; copy < serverCopies; copy++) {
+    for (const name of fs.readdirSync(fixtures)) {
+      if (!fs.existsSync(path.join(fixtures, name, 'fixture.json'))) continue;
+      fs.cpSync(path.join(fixtures, name), path.join(root, 'servers', `${name}-${copy}`), { recursive: true });
+    }
+  }
+  return root;
+}
+
+function time(fn) {
+  const start = process.hrtime.bigint();
+  const value = fn();
+  return { value, ms: Number(process.hrtime.bigint() - start) / 1e6 };
+}
+
+const root = makeCorpus();
+let peakRss = process.memoryUsage().rss;
+const sampler = setInterval(() => { peakRss = Math.max(peakRss, process.memoryUsage().rss); }, 20);
+try {
+  const checked = time(() => check({ paths: [root], cwd: root }));
+  peakRss = Math.max(peakRss, process.memoryUsage().rss);
+  const candidates = checked.value.summary.filesParsed;
+  const applied = time(() => apply({ paths: [root], cwd: root, dryRun: true, target: '2025-11-25' }));
+  peakRss = Math.max(peakRss, process.memoryUsage().rss);
+  const scanned = checked.value.summary.filesScanned;
+  const results = {
+    corpus: { filesScanned: scanned, candidatesParsed: candidates, findings: checked.value.findings.length },
+    check: { ms: Math.round(checked.ms), filesPerSecond: Math.round((scanned / checked.ms) * 1000) },
+    applyDryRun: { ms: Math.round(applied.ms), changedFiles: applied.value.changes.length, msPerCandidate: Math.round(applied.ms / Math.max(1, candidates)) },
+    peakRssMiB: Math.round(peakRss / 1024 / 1024),
+    node: process.version,
+    cpus: os.cpus().length,
+  };
+  const misses = [];
+  if (results.check.filesPerSecond < TARGETS.checkFilesPerSecond) misses.push(`check ${results.check.filesPerSecond} files/s < ${TARGETS.checkFilesPerSecond}`);
+  if (results.applyDryRun.msPerCandidate > TARGETS.applyMsPerCandidate) misses.push(`apply ${results.applyDryRun.msPerCandidate} ms/candidate > ${TARGETS.applyMsPerCandidate}`);
+  if (results.peakRssMiB > TARGETS.peakRssMiB) misses.push(`peak RSS ${results.peakRssMiB} MiB > ${TARGETS.peakRssMiB}`);
+  console.log(JSON.stringify({ targets: TARGETS, results, misses }, null, 2));
+  process.exitCode = misses.length > 0 ? 1 : 0;
+} finally {
+  clearInterval(sampler);
+  fs.rmSync(root, { recursive: true, force: true });
+}
