@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import yargs from 'yargs';
 import type { Argv } from 'yargs';
 import { check } from '../engine/scan';
-import { apply, DEFAULT_TARGET, TARGETS, type Target } from '../engine/apply';
+import { DEFAULT_TARGET, TARGETS, type Target } from '../engine/targets';
 import { isUsageError } from '../engine/errors';
 import { REPORT_FORMATS, renderDiff, renderReport, type ReportFormat } from '../report';
 import { allRuleMetas } from '../rules';
@@ -93,6 +93,8 @@ export async function main(argv: string[]): Promise<number> {
           .option('endpoint', { type: 'string', default: '/mcp', describe: 'Endpoint path for servers that only had the legacy HTTP+SSE transport' }),
       (args) => {
         const common = args as unknown as CommonArgs;
+        // Loaded on demand: `check` never pays for jscodeshift and the transforms.
+        const { apply } = require('../engine/apply') as typeof import('../engine/apply');
         const result = apply({
           ...scanOptions(common),
           dryRun: args['dry-run'] as boolean,

@@ -19,9 +19,8 @@ import { dirtyFiles, writeFileAtomic } from './write';
 import { routeContextsOf } from '../analysis/routes';
 import { FileFacts } from '../analysis/file-facts';
 
-export const TARGETS = ['2025-11-25', '2026-07-28'] as const;
-export type Target = (typeof TARGETS)[number];
-export const DEFAULT_TARGET: Target = '2025-11-25';
+import { DEFAULT_TARGET, type Target } from './targets';
+export { DEFAULT_TARGET, TARGETS, type Target } from './targets';
 /** The id under which the official v1→v2 codemod's changes are reported. */
 const SDK_SURFACE_STEP = 'sdk-v2-surface';
 
