@@ -1,6 +1,6 @@
 // What SDK classes a value can hold: `new X()`, variables initialised or assigned with one, type
 // annotations that name one (`Record<string, SSEServerTransport>`), and containers written to with one.
-import { Node, SyntaxKind } from 'ts-morph';
+import { Node, SyntaxKind, type Symbol as TsMorphSymbol } from 'ts-morph';
 import { resolveOrigin, type ImportOrigin } from './resolve';
 
 const MAX_DEPTH = 6;
@@ -68,11 +68,8 @@ export function typeOrigins(typeNode: Node | undefined): ImportOrigin[] {
 
 function originsOfBinding(node: Node, depth: number, seen: Set<Node>): ImportOrigin[] {
   const nameNode = Node.isPropertyAccessExpression(node) ? node.getNameNode() : node;
-  const local = nameNode.getSymbol();
-  if (!local) return [];
-  // An imported binding (`import { transports } from './store'`): look at the declaration it aliases.
-  const isImport = local.getDeclarations().some((d) => Node.isImportSpecifier(d) || Node.isImportClause(d));
-  const symbol = (isImport ? local.getAliasedSymbol() : undefined) ?? local;
+  const symbol = followImport(nameNode.getSymbol());
+  if (!symbol) return [];
   const origins: ImportOrigin[] = [];
   for (const declaration of symbol.getDeclarations()) {
     if (
@@ -91,6 +88,13 @@ function originsOfBinding(node: Node, depth: number, seen: Set<Node>): ImportOri
     }
   }
   return origins;
+}
+
+/** An imported binding (`import { transports } from './store'`): the symbol it aliases in the project file. */
+function followImport(symbol: TsMorphSymbol | undefined): TsMorphSymbol | undefined {
+  if (!symbol) return undefined;
+  const isImport = symbol.getDeclarations().some((d) => Node.isImportSpecifier(d) || Node.isImportClause(d));
+  return (isImport ? symbol.getAliasedSymbol() : undefined) ?? symbol;
 }
 
 /** `x = new T()`, `x[k] = t`, `x.set(k, t)`, `x.push(t)` anywhere in the declaring file. */
@@ -129,7 +133,7 @@ function originsOfWrites(declaration: Node, name: string, depth: number, seen: S
 function returnOrigins(callee: Node, depth: number, seen: Set<Node>): ImportOrigin[] {
   if (!Node.isIdentifier(callee)) return [];
   const origins: ImportOrigin[] = [];
-  for (const declaration of callee.getSymbol()?.getDeclarations() ?? []) {
+  for (const declaration of followImport(callee.getSymbol())?.getDeclarations() ?? []) {
     const fn = Node.isVariableDeclaration(declaration) ? declaration.getInitializer() : declaration;
     if (!fn || !(Node.isFunctionDeclaration(fn) || Node.isArrowFunction(fn) || Node.isFunctionExpression(fn))) continue;
     const declared = typeOrigins(fn.getReturnTypeNode());
