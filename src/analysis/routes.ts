@@ -295,6 +295,10 @@ export function routeContextsOf(node: Node, depth = 0): RouteContext[] {
       const c = conditionConstraint(current.getExpression());
       if (c.methods && methods === 'unknown') methods = c.methods;
       paths.push(...c.paths);
+    } else if (Node.isBlock(current) && methods === 'unknown') {
+      // `if (req.method !== 'POST') { res.writeHead(405).end(); return; }` before the code: only POST gets here.
+      const guarded = guardMethods(current, child);
+      if (guarded) methods = guarded;
     } else if (Node.isCaseClause(current)) {
       const c = switchCaseMethods(current);
       if (c?.methods && methods === 'unknown') methods = c.methods;
@@ -319,6 +323,32 @@ export function routeContextsOf(node: Node, depth = 0): RouteContext[] {
   }
   if (methods === 'unknown' && paths.length === 0) return [];
   return [{ methods: methods === 'unknown' && paths.length > 0 ? 'any' : methods, paths, routes: [] }];
+}
+
+/** Methods left by early-exit guards (`if (m !== 'POST') return …`) among the statements of `block` before `child`. */
+function guardMethods(block: Node, child: Node): Set<HttpMethod> | undefined {
+  if (!Node.isBlock(block)) return undefined;
+  for (const statement of block.getStatements()) {
+    if (statement === child) break;
+    if (!Node.isIfStatement(statement) || statement.getElseStatement() || !exits(statement.getThenStatement())) continue;
+    const condition = statement.getExpression();
+    if (!Node.isBinaryExpression(condition)) continue;
+    const op = condition.getOperatorToken().getKind();
+    if (op !== SyntaxKind.ExclamationEqualsEqualsToken && op !== SyntaxKind.ExclamationEqualsToken) continue;
+    const [subject, literal] = Node.isStringLiteral(condition.getRight()) ? [condition.getLeft(), condition.getRight()] : [condition.getRight(), condition.getLeft()];
+    if (Node.isStringLiteral(literal) && METHOD_EXPR.test(subject.getText())) return new Set([literal.getLiteralValue().toUpperCase() as HttpMethod]);
+  }
+  return undefined;
+}
+
+/** The statement always leaves the function (`return`/`throw`, or a block ending in one). */
+function exits(statement: Node): boolean {
+  if (Node.isReturnStatement(statement) || Node.isThrowStatement(statement)) return true;
+  if (Node.isBlock(statement)) {
+    const last = statement.getStatements().at(-1);
+    return !!last && (Node.isReturnStatement(last) || Node.isThrowStatement(last));
+  }
+  return false;
 }
 
 const UPPER_METHODS = new Set<string>(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS']);
