@@ -86,6 +86,8 @@ function originsOfBinding(node: Node, depth: number, seen: Set<Node>): ImportOri
     if (Node.isVariableDeclaration(declaration) || Node.isPropertyDeclaration(declaration)) {
       origins.push(...originsOfWrites(declaration, symbol.getName(), depth, seen));
     }
+    // `import server from './server'` where that file has `export default server` (or `export default new McpServer()`).
+    if (Node.isExportAssignment(declaration)) origins.push(...valueOrigins(declaration.getExpression(), depth + 1, seen));
   }
   return origins;
 }
