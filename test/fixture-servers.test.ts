@@ -10,6 +10,7 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
+import { allRules } from '../src/rules';
   FIXTURES_DIR,
   REPO_ROOT,
   bootFixture,
@@ -22,20 +23,7 @@ import {
   type RunningFixture,
 } from './helpers/server-process';
 
-const RULE_IDS = new Set([
-  'legacy-sse-transport',
-  'session-id',
-  'get-stream',
-  'delete-session',
-  'last-event-id',
-  'shared-server-instance',
-  'origin-validation',
-  'session-state',
-  'idempotency-hint',
-  'local-bind',
-  'deprecated-transport-options',
-  'legacy-sse-client',
-]);
+const RULE_IDS = new Set(allRules.map((rule) => rule.meta.id));
 
 const REQUIRED_FIXTURES = [
   'a-express-shared-server',
