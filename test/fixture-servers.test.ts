@@ -1,6 +1,7 @@
 // Proves every fixture server under fixtures/servers/ is a working server *before* migration: each one is copied,
 // compiled, booted as a child process and driven with the official MCP client over the transport it claims.
 
+import { allRules } from '../src/rules';
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -10,7 +11,6 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
-import { allRules } from '../src/rules';
   FIXTURES_DIR,
   REPO_ROOT,
   bootFixture,
