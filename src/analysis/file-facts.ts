@@ -1,4 +1,5 @@
 // Semantic facts about one file, computed lazily once and shared by every rule.
+import { nodesOfKind } from './node-index';
 import { Node, SyntaxKind, type SourceFile } from 'ts-morph';
 import { resolveOrigin, type ImportOrigin } from './resolve';
 import { isMcpModule, isSdkSymbol, type SdkSymbol } from './sdk-modules';
@@ -49,12 +50,12 @@ export class FileFacts {
 
   /** `new X(...)` expressions whose class resolves to the symbol. */
   constructions(symbol: SdkSymbol) {
-    return this.sourceFile.getDescendantsOfKind(SyntaxKind.NewExpression).filter((n) => this.is(n.getExpression(), symbol));
+    return nodesOfKind(this.sourceFile, SyntaxKind.NewExpression).filter((n) => this.is(n.getExpression(), symbol));
   }
 
   /** Calls `recv.method(...)` whose receiver holds one of the symbols. */
   methodCalls(method: string, symbols: SdkSymbol[]) {
-    return this.sourceFile.getDescendantsOfKind(SyntaxKind.CallExpression).filter((call) => {
+    return nodesOfKind(this.sourceFile, SyntaxKind.CallExpression).filter((call) => {
       const callee = call.getExpression();
       return Node.isPropertyAccessExpression(callee) && callee.getName() === method && symbols.some((s) => this.holds(callee.getExpression(), s));
     });
@@ -72,10 +73,7 @@ export class FileFacts {
 
 /** String literals (and no-substitution templates) in the file whose value matches. */
 export function stringLiterals(file: SourceFile, pattern: RegExp): Node[] {
-  const result: Node[] = [];
-  file.forEachDescendant((node) => {
-    if ((Node.isStringLiteral(node) || Node.isNoSubstitutionTemplateLiteral(node)) && pattern.test(node.getLiteralValue())) result.push(node);
-    else if (Node.isTemplateExpression(node) && pattern.test(node.getText())) result.push(node);
-  });
-  return result;
+  const literals = [...nodesOfKind(file, SyntaxKind.StringLiteral), ...nodesOfKind(file, SyntaxKind.NoSubstitutionTemplateLiteral)].filter((node) => pattern.test(node.getLiteralValue()));
+  const templates = nodesOfKind(file, SyntaxKind.TemplateExpression).filter((node) => pattern.test(node.getText()));
+  return [...literals, ...templates].sort((a, b) => a.getStart() - b.getStart());
 }

@@ -2,6 +2,7 @@
 // (express/Router/koa-router/hono/fastify: `app.get(path, …handlers)`, `app.all`, `app.use`, `app.on`,
 // `fastify.route({ method, url, handler })`) and hand-written branches (`if (req.method === 'GET' &&
 // url.pathname === '/sse')`, `switch (req.method)`) as in node:http servers and fetch handlers.
+import { nodesOfKind } from './node-index';
 import { Node, SyntaxKind, type CallExpression, type SourceFile } from 'ts-morph';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS';
@@ -49,7 +50,7 @@ const routeCache = new WeakMap<SourceFile, RouteCall[]>();
 export function routeCalls(file: SourceFile): RouteCall[] {
   let cached = routeCache.get(file);
   if (!cached) {
-    cached = file.getDescendantsOfKind(SyntaxKind.CallExpression).flatMap((call) => asRouteCall(call) ?? []);
+    cached = nodesOfKind(file, SyntaxKind.CallExpression).flatMap((call) => asRouteCall(call) ?? []);
     routeCache.set(file, cached);
   }
   return cached;

@@ -1,5 +1,6 @@
 // Every MCP tool registration form: `server.tool(...)` overloads, `registerTool(name, config, cb)`,
 // fastmcp `addTool({...})`, and tool literals returned by a low-level `tools/list` handler.
+import { nodesOfKind } from './node-index';
 import { Node, SyntaxKind, type ObjectLiteralExpression, type SourceFile } from 'ts-morph';
 import { isFunctionLike, resolveHandler, staticString } from './routes';
 
@@ -42,7 +43,7 @@ function nameOf(node: Node | undefined): string {
 
 export function toolRegistrations(file: SourceFile): ToolRegistration[] {
   const tools: ToolRegistration[] = [];
-  for (const call of file.getDescendantsOfKind(SyntaxKind.CallExpression)) {
+  for (const call of nodesOfKind(file, SyntaxKind.CallExpression)) {
     const callee = call.getExpression();
     if (!Node.isPropertyAccessExpression(callee)) continue;
     const method = callee.getName();
@@ -78,7 +79,7 @@ export function toolRegistrations(file: SourceFile): ToolRegistration[] {
       });
     }
   }
-  for (const literal of file.getDescendantsOfKind(SyntaxKind.ObjectLiteralExpression)) {
+  for (const literal of nodesOfKind(file, SyntaxKind.ObjectLiteralExpression)) {
     if (!literal.getProperty('name') || !literal.getProperty('inputSchema')) continue;
     const annotationsNode = propertyInitializer(literal, 'annotations');
     tools.push({

@@ -1,5 +1,6 @@
 // What SDK classes a value can hold: `new X()`, variables initialised or assigned with one, type
 // annotations that name one (`Record<string, SSEServerTransport>`), and containers written to with one.
+import { identifiersNamed, nodesOfKind } from './node-index';
 import { Node, SyntaxKind, type Symbol as TsMorphSymbol } from 'ts-morph';
 import { resolveOrigin, type ImportOrigin } from './resolve';
 
@@ -104,8 +105,7 @@ function originsOfWrites(declaration: Node, name: string, depth: number, seen: S
   const symbol = declaration.getSymbol();
   const origins: ImportOrigin[] = [];
   const file = declaration.getSourceFile();
-  for (const id of file.getDescendantsOfKind(SyntaxKind.Identifier)) {
-    if (id.getText() !== name) continue;
+  for (const id of identifiersNamed(file, name)) {
     const parent = id.getParent();
     const target = Node.isPropertyAccessExpression(parent) && parent.getNameNode() === id ? parent : id;
     if (target === id && Node.isPropertyAccessExpression(parent) && parent.getExpression() !== id) continue;

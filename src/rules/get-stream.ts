@@ -1,3 +1,4 @@
+import { nodesOfKind } from '../analysis/node-index';
 import { Node, SyntaxKind } from 'ts-morph';
 import type { Rule } from './rule';
 import { methodsInclude, routeContextsOf, staticString } from '../analysis/routes';
@@ -35,7 +36,7 @@ export const getStream: Rule = {
         break;
       }
     }
-    for (const access of sourceFile.getDescendantsOfKind(SyntaxKind.PropertyAccessExpression)) {
+    for (const access of nodesOfKind(sourceFile, SyntaxKind.PropertyAccessExpression)) {
       if (access.getName() === 'closeStandaloneSSEStream') {
         report(access, 'Standalone GET stream: `closeStandaloneSSEStream` manages the GET stream that stateless servers do not have.', { fix: 'manual' });
       }

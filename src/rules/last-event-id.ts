@@ -1,3 +1,4 @@
+import { nodesOfKind } from '../analysis/node-index';
 import { SyntaxKind } from 'ts-morph';
 import type { Rule } from './rule';
 import { stringLiterals } from '../analysis/file-facts';
@@ -35,11 +36,11 @@ export const lastEventId: Rule = {
       report(prop, 'Resumability: `retryInterval` tells clients to reconnect and resume a stream.');
     }
     const closeSse = 'Resumability: `closeSSEStream` ends a stream so the client resumes it with `Last-Event-ID`.';
-    for (const access of sourceFile.getDescendantsOfKind(SyntaxKind.PropertyAccessExpression)) {
+    for (const access of nodesOfKind(sourceFile, SyntaxKind.PropertyAccessExpression)) {
       if (access.getName() === 'closeSSEStream') report(access, closeSse, { fix: 'manual' });
     }
     // const { closeSSEStream } = extra  |  async (args, { closeSSEStream }) => …
-    for (const binding of sourceFile.getDescendantsOfKind(SyntaxKind.BindingElement)) {
+    for (const binding of nodesOfKind(sourceFile, SyntaxKind.BindingElement)) {
       if ((binding.getPropertyNameNode()?.getText() ?? binding.getName()) === 'closeSSEStream') report(binding, closeSse, { fix: 'manual' });
     }
     for (const literal of stringLiterals(sourceFile, /^last-event-id$/i)) {
@@ -51,7 +52,7 @@ export const lastEventId: Rule = {
       }
     }
     // require('…/inMemoryEventStore.js') and await import('…/inMemoryEventStore.js')
-    for (const call of sourceFile.getDescendantsOfKind(SyntaxKind.CallExpression)) {
+    for (const call of nodesOfKind(sourceFile, SyntaxKind.CallExpression)) {
       const specifier = requireSpecifier(call) ?? dynamicImportSpecifier(call);
       if (specifier && EXAMPLE_STORE.test(specifier)) {
         report(call, 'Resumability: `InMemoryEventStore` from the SDK examples.');

@@ -1,4 +1,5 @@
-import { Node, SyntaxKind } from 'ts-morph';
+import { nodesOfKind } from '../analysis/node-index';
+import { Node, SyntaxKind, type SourceFile } from 'ts-morph';
 import type { Rule } from './rule';
 import { stringLiterals } from '../analysis/file-facts';
 import { isSdkSymbol } from '../analysis/sdk-modules';
@@ -50,8 +51,8 @@ export const legacySseTransport: Rule = {
   },
 };
 
-function checkFrameworks(sourceFile: Node, facts: Parameters<Rule['check']>[0]['facts'], report: Parameters<Rule['check']>[0]['report']) {
-  for (const call of sourceFile.getDescendantsOfKind(SyntaxKind.CallExpression)) {
+function checkFrameworks(sourceFile: SourceFile, facts: Parameters<Rule['check']>[0]['facts'], report: Parameters<Rule['check']>[0]['report']) {
+  for (const call of nodesOfKind(sourceFile, SyntaxKind.CallExpression)) {
     const callee = call.getExpression();
     if (!Node.isPropertyAccessExpression(callee)) continue;
     const method = callee.getName();
@@ -74,7 +75,7 @@ function checkFrameworks(sourceFile: Node, facts: Parameters<Rule['check']>[0]['
       }
     }
   }
-  for (const construction of sourceFile.getDescendantsOfKind(SyntaxKind.NewExpression)) {
+  for (const construction of nodesOfKind(sourceFile, SyntaxKind.NewExpression)) {
     if (!isSdkSymbol(resolveOrigin(construction.getExpression()), 'MCPServerFramework')) continue;
     const [options] = construction.getArguments();
     const transport = options && Node.isObjectLiteralExpression(options) ? options.getProperty('transport') : undefined;

@@ -1,3 +1,4 @@
+import { nodesOfKind } from '../analysis/node-index';
 import * as path from 'node:path';
 import { Node, SyntaxKind, type SourceFile } from 'ts-morph';
 import type { Rule } from './rule';
@@ -21,7 +22,7 @@ export const localBind: Rule = {
   },
   check({ sourceFile, report }) {
     if (!servesMcp(sourceFile)) return;
-    for (const call of sourceFile.getDescendantsOfKind(SyntaxKind.CallExpression)) {
+    for (const call of nodesOfKind(sourceFile, SyntaxKind.CallExpression)) {
       const callee = call.getExpression();
       const args = call.getArguments();
       if (Node.isPropertyAccessExpression(callee) && callee.getName() === 'listen') {
@@ -106,7 +107,7 @@ function moduleSpecifiers(file: SourceFile): string[] {
     const specifier = declaration.getModuleSpecifierValue();
     if (specifier) specifiers.push(specifier);
   }
-  for (const call of file.getDescendantsOfKind(SyntaxKind.CallExpression)) {
+  for (const call of nodesOfKind(file, SyntaxKind.CallExpression)) {
     const callee = call.getExpression();
     const [arg] = call.getArguments();
     if (!arg || !Node.isStringLiteral(arg)) continue;

@@ -1,3 +1,4 @@
+import { nodesOfKind } from '../analysis/node-index';
 import { Node, SyntaxKind, type SourceFile } from 'ts-morph';
 import type { Rule } from './rule';
 import { routeContextsOf } from '../analysis/routes';
@@ -46,7 +47,7 @@ export const originValidation: Rule = {
 export function fileValidatesOrigin(sourceFile: SourceFile): boolean {
   const text = sourceFile.getFullText();
   if (!/origin/i.test(text)) return false;
-  for (const id of sourceFile.getDescendantsOfKind(SyntaxKind.Identifier)) {
+  for (const id of nodesOfKind(sourceFile, SyntaxKind.Identifier)) {
     if (/^(?:originValidation|localhostOriginValidation|originValidationResponse)$/.test(id.getText())) return true;
   }
   for (const declaration of sourceFile.getImportDeclarations()) {
@@ -63,7 +64,7 @@ const HEADER_SETTERS = /^(?:setHeader|header|set|append|writeHead|vary)$/;
 /** `headers.origin`, `headers['origin']`, `req.get('origin')` / `headers.get('Origin')`, `const { origin } = req.headers`. */
 function originReads(file: SourceFile): Node[] {
   const reads: Node[] = [];
-  for (const access of file.getDescendantsOfKind(SyntaxKind.PropertyAccessExpression)) {
+  for (const access of nodesOfKind(file, SyntaxKind.PropertyAccessExpression)) {
     if (access.getName() === 'origin' && /headers$/i.test(access.getExpression().getText())) reads.push(access);
   }
   for (const literal of stringLiterals(file, /^origin$/i)) {
@@ -74,7 +75,7 @@ function originReads(file: SourceFile): Node[] {
       if (Node.isPropertyAccessExpression(callee) && HEADER_GETTERS.test(callee.getName())) reads.push(parent);
     }
   }
-  for (const element of file.getDescendantsOfKind(SyntaxKind.BindingElement)) {
+  for (const element of nodesOfKind(file, SyntaxKind.BindingElement)) {
     const key = element.getPropertyNameNode()?.getText() ?? element.getName();
     if (!/^['"]?origin['"]?$/i.test(key)) continue;
     const declaration = element.getParent()?.getParent();

@@ -1,3 +1,4 @@
+import { nodesOfKind } from '../analysis/node-index';
 import { Node, SyntaxKind } from 'ts-morph';
 import type { Rule } from './rule';
 import { stringLiterals } from '../analysis/file-facts';
@@ -40,7 +41,7 @@ export const sessionId: Rule = {
     for (const literal of stringLiterals(sourceFile, /^mcp-session-id$/i)) {
       report(literal, 'Protocol session: the `Mcp-Session-Id` header is read or written here.');
     }
-    for (const call of sourceFile.getDescendantsOfKind(SyntaxKind.CallExpression)) {
+    for (const call of nodesOfKind(sourceFile, SyntaxKind.CallExpression)) {
       if (isSdkSymbol(resolveOrigin(call.getExpression()), 'isInitializeRequest')) {
         report(call, 'Protocol session: `isInitializeRequest` gates session creation on the initialize handshake.');
       }
@@ -48,7 +49,7 @@ export const sessionId: Rule = {
     for (const store of transportStores(facts, ['StreamableHTTPServerTransport'])) {
       report(store, 'Protocol session: a transport is stored by session id so later requests can find it.');
     }
-    for (const call of sourceFile.getDescendantsOfKind(SyntaxKind.CallExpression)) {
+    for (const call of nodesOfKind(sourceFile, SyntaxKind.CallExpression)) {
       const callee = call.getExpression();
       const [options] = call.getArguments();
       if (!Node.isPropertyAccessExpression(callee) || callee.getName() !== 'start' || !options || !Node.isObjectLiteralExpression(options)) continue;

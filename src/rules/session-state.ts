@@ -1,3 +1,4 @@
+import { nodesOfKind } from '../analysis/node-index';
 import { Node, SyntaxKind, type SourceFile } from 'ts-morph';
 import type { Rule } from './rule';
 import { resolveHandler, routeContextsOf, staticString } from '../analysis/routes';
@@ -25,7 +26,7 @@ export const sessionState: Rule = {
   check({ sourceFile, facts, report }) {
     if (!facts.importsMcp) return;
     const handlers = new Set(facts.tools.map((t) => t.handler).filter((h): h is Node => !!h));
-    for (const access of sourceFile.getDescendantsOfKind(SyntaxKind.PropertyAccessExpression)) {
+    for (const access of nodesOfKind(sourceFile, SyntaxKind.PropertyAccessExpression)) {
       if (access.getName() !== 'sessionId') continue;
       const object = access.getExpression();
       if (!Node.isIdentifier(object)) continue;
@@ -67,7 +68,7 @@ export const sessionState: Rule = {
         }
       }
     }
-    for (const call of sourceFile.getDescendantsOfKind(SyntaxKind.CallExpression)) {
+    for (const call of nodesOfKind(sourceFile, SyntaxKind.CallExpression)) {
       const callee = call.getExpression();
       if (!Node.isPropertyAccessExpression(callee) || callee.getName() !== 'run') continue;
       const storage = callee.getExpression();
@@ -119,7 +120,7 @@ function contextParameters(tools: readonly ToolRegistration[], sourceFile: Sourc
 /** Low-level `server.setRequestHandler(Schema | 'method', handler)` registrations. */
 function requestHandlers(sourceFile: SourceFile): Array<{ method: string; handler: Node }> {
   const result: Array<{ method: string; handler: Node }> = [];
-  for (const call of sourceFile.getDescendantsOfKind(SyntaxKind.CallExpression)) {
+  for (const call of nodesOfKind(sourceFile, SyntaxKind.CallExpression)) {
     const callee = call.getExpression();
     if (!Node.isPropertyAccessExpression(callee) || callee.getName() !== 'setRequestHandler') continue;
     const [method, handlerArg] = call.getArguments();

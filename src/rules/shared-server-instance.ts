@@ -1,3 +1,4 @@
+import { nodesOfKind } from '../analysis/node-index';
 import { Node, SyntaxKind } from 'ts-morph';
 import type { Rule } from './rule';
 import { enclosingFunction } from './shared';
@@ -23,7 +24,7 @@ export const sharedServerInstance: Rule = {
   },
   check({ sourceFile, facts, report }) {
     if (!facts.importsMcp) return;
-    for (const call of sourceFile.getDescendantsOfKind(SyntaxKind.CallExpression)) {
+    for (const call of nodesOfKind(sourceFile, SyntaxKind.CallExpression)) {
       const callee = call.getExpression();
       if (!Node.isPropertyAccessExpression(callee) || callee.getName() !== 'connect') continue;
       const [transport] = call.getArguments();

@@ -1,4 +1,5 @@
 // Small syntactic helpers shared by several rules.
+import { nodesOfKind } from '../analysis/node-index';
 import { Node, SyntaxKind, type SourceFile } from 'ts-morph';
 import type { FileFacts } from '../analysis/file-facts';
 import type { SdkSymbol } from '../analysis/sdk-modules';
@@ -11,7 +12,7 @@ export function isUndefinedExpression(node: Node): boolean {
 /** `key: value`, `key` shorthand and `key() {}` members of object literals, by name. */
 export function propertyAssignmentsNamed(file: SourceFile, name: string): Node[] {
   const result: Node[] = [];
-  for (const object of file.getDescendantsOfKind(SyntaxKind.ObjectLiteralExpression)) {
+  for (const object of nodesOfKind(file, SyntaxKind.ObjectLiteralExpression)) {
     const prop = object.getProperty(name);
     if (prop) result.push(prop);
   }
@@ -22,12 +23,12 @@ export function propertyAssignmentsNamed(file: SourceFile, name: string): Node[]
 export function transportStores(facts: FileFacts, kinds: SdkSymbol[]): Node[] {
   const stores: Node[] = [];
   const isTransport = (value: Node) => kinds.some((kind) => facts.holds(value, kind));
-  for (const binary of facts.sourceFile.getDescendantsOfKind(SyntaxKind.BinaryExpression)) {
+  for (const binary of nodesOfKind(facts.sourceFile, SyntaxKind.BinaryExpression)) {
     if (binary.getOperatorToken().getKind() !== SyntaxKind.EqualsToken) continue;
     const left = binary.getLeft();
     if (Node.isElementAccessExpression(left) && isTransport(binary.getRight())) stores.push(binary);
   }
-  for (const call of facts.sourceFile.getDescendantsOfKind(SyntaxKind.CallExpression)) {
+  for (const call of nodesOfKind(facts.sourceFile, SyntaxKind.CallExpression)) {
     const callee = call.getExpression();
     if (!Node.isPropertyAccessExpression(callee)) continue;
     const args = call.getArguments();
