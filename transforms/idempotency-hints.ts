@@ -53,7 +53,8 @@ function hintText(hints: ToolHints): string {
 function isAnnotationsObject(node: AnyNode | undefined): boolean {
   if (!node || node.type !== 'ObjectExpression') return false;
   const props = node.properties as AnyNode[];
-  return props.length > 0 && props.every((p) => (p.type === 'ObjectProperty' || p.type === 'Property') && ANNOTATION_KEYS.has(((p.key as AnyNode).name ?? (p.key as AnyNode).value) as string));
+  // An annotation's values are literals; a schema's are validators (`{ title: z.string() }` is a schema).
+  return props.length > 0 && props.every((p) => (p.type === 'ObjectProperty' || p.type === 'Property') && ANNOTATION_KEYS.has(((p.key as AnyNode).name ?? (p.key as AnyNode).value) as string) && /Literal$/.test((p.value as AnyNode).type));
 }
 
 function propertyNamed(object: AnyNode, key: string): AnyNode | undefined {

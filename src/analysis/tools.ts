@@ -25,7 +25,13 @@ export interface ToolRegistration {
 export function isAnnotationsLiteral(node: Node): node is ObjectLiteralExpression {
   if (!Node.isObjectLiteralExpression(node)) return false;
   const props = node.getProperties();
-  return props.length > 0 && props.every((p) => Node.isPropertyAssignment(p) || Node.isShorthandPropertyAssignment(p) ? ANNOTATION_KEYS.has(p.getName()) : false);
+  // An annotation's values are booleans and strings; a schema's are validators (`{ title: z.string() }`).
+  return props.length > 0 && props.every((p) => {
+    if (Node.isShorthandPropertyAssignment(p)) return ANNOTATION_KEYS.has(p.getName());
+    if (!Node.isPropertyAssignment(p) || !ANNOTATION_KEYS.has(p.getName())) return false;
+    const value = p.getInitializer();
+    return !!value && !Node.isCallExpression(value) && !Node.isObjectLiteralExpression(value) && !Node.isPropertyAccessExpression(value);
+  });
 }
 
 function propertyInitializer(object: ObjectLiteralExpression, key: string): Node | undefined {
