@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { apply } from '../src/engine/apply';
-import { bootFixture, compileFixture, FIXTURES_DIR, prepareFixture, readManifest, type RunningFixture } from './helpers/server-process';
+import { bootFixture, compileFixture, disposeFixture, FIXTURES_DIR, prepareFixture, type RunningFixture } from './helpers/server-process';
 
 const running: RunningFixture[] = [];
 afterEach(async () => {
@@ -108,8 +108,9 @@ describe('apply --target 2025-11-25, end to end', () => {
       const again = apply({ paths: [dir], cwd: dir, allowDirty: true, target: '2025-11-25' });
       expect(again.changes).toEqual([]);
       expect(snapshot(dir)).toEqual(before);
+      await server.stop();
+      await disposeFixture(dir);
     });
   }
 });
 
-void readManifest;

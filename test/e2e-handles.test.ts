@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { apply } from '../src/engine/apply';
-import { bootFixture, compileFixture, prepareFixture, type RunningFixture } from './helpers/server-process';
+import { bootFixture, compileFixture, disposeFixture, prepareFixture, type RunningFixture } from './helpers/server-process';
 
 const running: RunningFixture[] = [];
 afterEach(async () => {
@@ -65,6 +65,8 @@ describe('apply --unsafe: session state becomes explicit handles', () => {
 
     const again = apply({ paths: [dir], cwd: dir, allowDirty: true, unsafe: true, target: '2025-11-25' });
     expect(again.changes).toEqual([]);
+    await server.stop();
+    await disposeFixture(dir);
   });
 
   it('without --unsafe the stateful tools are listed as manual, not rewritten', async () => {
