@@ -75,5 +75,6 @@ describe('apply --unsafe: session state becomes explicit handles', () => {
     expect(result.changes.find((c) => c.file === 'src/server.ts')?.ruleIds ?? []).not.toContain('session-state');
     const manual = result.manual.filter((m) => m.ruleId === 'session-state');
     expect(manual.map((m) => m.line).length).toBe(3);
+    await disposeFixture(dir);
   });
 });
