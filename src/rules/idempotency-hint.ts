@@ -49,8 +49,9 @@ function hintsCanBeWrittenInline(tool: ToolRegistration): boolean {
       if (arg === annotations?.node) return true;
       const value = unwrap(arg);
       if (Node.isStringLiteral(value) || Node.isNoSubstitutionTemplateLiteral(value) || Node.isTemplateExpression(value)) return true;
-      // A schema literal with only annotation-named keys (`{ title: z.string() }`) would be taken for annotations.
-      if (Node.isObjectLiteralExpression(value)) return !value.getProperties().every((p) => (Node.isPropertyAssignment(p) || Node.isShorthandPropertyAssignment(p)) && ANNOTATION_KEYS.has(p.getName()));
+      // A schema literal, even one with only annotation-named keys (`{ title: z.string() }`): the transform tells
+      // them apart by their values (validators, not literals) and adds the annotations after it.
+      if (Node.isObjectLiteralExpression(value)) return true;
       return !!annotations; // a schema constant is fine once the annotations are identified
     });
   }
