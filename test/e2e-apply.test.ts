@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { apply } from '../src/engine/apply';
-import { bootFixture, compileFixture, disposeFixture, FIXTURES_DIR, prepareFixture, type RunningFixture } from './helpers/server-process';
+import { bootFixture, compileFixture, disposeFixture, fixtureNames, prepareFixture, type RunningFixture } from './helpers/server-process';
 
 const running: RunningFixture[] = [];
 afterEach(async () => {
@@ -15,13 +15,7 @@ afterEach(async () => {
 });
 
 // f-session-cart needs explicit handles (its tools depend on the session); it is proven in e2e-handles.
-const names = fs
-  .readdirSync(FIXTURES_DIR)
-  .filter((name) => fs.existsSync(path.join(FIXTURES_DIR, name, 'fixture.json')))
-  .filter((name) => {
-    const manifest = JSON.parse(fs.readFileSync(path.join(FIXTURES_DIR, name, 'fixture.json'), 'utf8'));
-    return manifest.autoMigratable && manifest.legacyClient !== 'none' && manifest.family !== 'F';
-  });
+const names = fixtureNames((m) => m.autoMigratable && m.legacyClient !== 'none' && m.family !== 'F');
 
 function snapshot(dir: string): Map<string, string> {
   const files = new Map<string, string>();

@@ -8,20 +8,14 @@ import { Client as V2Client, StreamableHTTPClientTransport as V2Transport } from
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { apply } from '../src/engine/apply';
-import { bootFixture, compileFixture, disposeFixture, FIXTURES_DIR, prepareFixture, type RunningFixture } from './helpers/server-process';
+import { bootFixture, compileFixture, disposeFixture, fixtureNames, prepareFixture, type RunningFixture } from './helpers/server-process';
 
 const running: RunningFixture[] = [];
 afterEach(async () => {
   await Promise.all(running.splice(0).map((server) => server.stop()));
 });
 
-const names = fs
-  .readdirSync(FIXTURES_DIR)
-  .filter((name) => fs.existsSync(path.join(FIXTURES_DIR, name, 'fixture.json')))
-  .filter((name) => {
-    const manifest = JSON.parse(fs.readFileSync(path.join(FIXTURES_DIR, name, 'fixture.json'), 'utf8'));
-    return (manifest.autoMigratable || manifest.family === 'F') && manifest.legacyClient !== 'none';
-  });
+const names = fixtureNames((m) => (m.autoMigratable || m.family === 'F') && m.legacyClient !== 'none');
 
 type Content = { content: Array<{ type: string; text?: string }> };
 const text = (result: unknown) => (result as Content).content.map((c) => c.text ?? '').join('\n');

@@ -5,7 +5,7 @@
 
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { cp, mkdir, readFile, rm } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
@@ -90,6 +90,14 @@ export const DEFAULT_DEST_ROOT = path.join(REPO_ROOT, '.tmp', 'fixtures');
 
 export async function readManifest(dir: string): Promise<FixtureManifest> {
   return JSON.parse(await readFile(path.join(dir, 'fixture.json'), 'utf8')) as FixtureManifest;
+}
+
+/** Names of the fixture servers whose manifest satisfies the predicate, sorted (synchronous: for test tables). */
+export function fixtureNames(predicate: (manifest: FixtureManifest) => boolean): string[] {
+  return readdirSync(FIXTURES_DIR)
+    .filter((name) => existsSync(path.join(FIXTURES_DIR, name, 'fixture.json')))
+    .filter((name) => predicate(JSON.parse(readFileSync(path.join(FIXTURES_DIR, name, 'fixture.json'), 'utf8')) as FixtureManifest))
+    .sort();
 }
 
 /** Copies fixtures/servers/<name> into a fresh directory under <repo>/.tmp/fixtures (or opts.destRoot). */
