@@ -5,7 +5,7 @@
 // over the target and fsyncs the directory. A reader, a crash or a signal at any moment therefore sees either the
 // whole old file or the whole new one, never a truncated one. A symbolic link is written through: its target is
 // replaced and the link stays a link. Temp files left by a run that was killed between write and rename are removed
-// by the next run that writes the same file (only when the process that made them is gone).
+// by the next run that writes into the same directory (only when the process that made them is gone).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -29,10 +29,15 @@ function processIsGone(pid: number): boolean {
   }
 }
 
-/** Removes `.name.mcp-migrate-<pid>-<stamp>.tmp` files of `target` made by processes that no longer run. */
-function removeStaleTemps(target: string): void {
-  const dir = path.dirname(target);
-  const base = path.basename(target);
+const sweptDirectories = new Set<string>();
+
+/**
+ * Removes `.<name>.mcp-migrate-<pid>-<stamp>.tmp` files in `dir` whose process no longer runs (a run killed between
+ * writing a temp file and renaming it). Once per directory per process.
+ */
+function removeStaleTemps(dir: string): void {
+  if (sweptDirectories.has(dir)) return;
+  sweptDirectories.add(dir);
   let names: string[];
   try {
     names = fs.readdirSync(dir);
@@ -41,7 +46,7 @@ function removeStaleTemps(target: string): void {
   }
   for (const name of names) {
     const match = TEMP_PATTERN.exec(name);
-    if (!match || match[1] !== base || !processIsGone(Number(match[2]))) continue;
+    if (!match || !processIsGone(Number(match[2]))) continue;
     fs.rmSync(path.join(dir, name), { force: true });
   }
 }
@@ -105,7 +110,7 @@ export function writeFileAtomic(absPath: string, content: string): void {
   const stat = fs.statSync(target);
   // Refuse early when the target itself is read-only: rename would silently replace it.
   fs.accessSync(target, fs.constants.W_OK);
-  removeStaleTemps(target);
+  removeStaleTemps(path.dirname(target));
   const temp = tempPathFor(target);
   const mode = stat.mode & 0o7777;
   let fd: number | undefined;
