@@ -425,10 +425,8 @@ describe.concurrent('encodings and layout are kept by apply', () => {
 });
 
 describe.concurrent('a shebang line', () => {
-  // KNOWN BUG (listed in issue 6's closing note; owner: transforms/stateless-endpoint): in a file that starts with
-  // `#!/usr/bin/env node` the transform inserts code above the shebang; the engine rejects the output ('#!' can only be
-  // used at the start of a file), so the file is left unchanged and apply exits 2.
-  it.fails('is kept on line 1 of a migrated file', async () => {
+  // Found by this suite: transforms used to insert code above the shebang (output rejected, file left unchanged).
+  it('is kept on line 1 of a migrated file', async () => {
     const dir = workspace('shebang', false);
     fs.cpSync(path.join(FIXTURES_DIR, 'a-express-alias-cjs'), dir, { recursive: true });
     const plain = expectedMigration({ paths: [dir], cwd: dir }).get('src/index.js')!;
@@ -441,9 +439,9 @@ describe.concurrent('a shebang line', () => {
 });
 
 describe.concurrent('tab-indented sources', () => {
-  // KNOWN BUG (same owner as above): in a tab-indented file every statement the migration does not touch comes out with
-  // 4 tabs per level instead of 1, and the inserted lines are indented with spaces.
-  it.fails('a tab-indented server keeps its tabs: every untouched line is byte-identical', async () => {
+  // Found by this suite: untouched statements of a tab-indented file came out with 4 tabs per level, and inserted
+  // lines with spaces.
+  it('a tab-indented server keeps its tabs: every untouched line is byte-identical', async () => {
     const dir = workspace('tabs');
     const file = path.join(dir, GOOD_CHANGED);
     const tabbed = fs.readFileSync(file, 'utf8').replace(/^((?: {2})+)/gm, (spaces) => '\t'.repeat(spaces.length / 2));

@@ -47,7 +47,8 @@ function detectStyle(source: string) {
   const indents = source.match(/^[ \t]+(?=\S)/gm) ?? [];
   const useTabs = indents.filter((i) => i.startsWith('\t')).length > indents.length / 2;
   const spaceIndents = indents.filter((i) => !i.startsWith('\t')).map((i) => i.length).filter((n) => n > 0);
-  const tabWidth = spaceIndents.length > 0 && Math.min(...spaceIndents) >= 4 ? 4 : 2;
+  // recast measures a tab as `tabWidth` columns when it parses (default 4): print tab files with the same width.
+  const tabWidth = useTabs ? 4 : spaceIndents.length > 0 && Math.min(...spaceIndents) >= 4 ? 4 : 2;
   return { quote: doubles > singles ? ('double' as const) : ('single' as const), useTabs, tabWidth };
 }
 
@@ -73,7 +74,20 @@ function detectSingleFile(file: FileInfo): Finding[] {
 
 export function print(context: TransformContext): string {
   const printed = context.root.toSource({ quote: context.quote, tabWidth: context.tabWidth, useTabs: context.useTabs });
-  return expandPlaceholders(context, restorePrologue(context.file.source, printed));
+  const source = context.file.source;
+  const shebang = /^#![^\n]*\n?/.exec(source)?.[0] ?? '';
+  const body = restoreShebang(source, printed).slice(shebang.length);
+  return expandPlaceholders(context, shebang + restorePrologue(source.slice(shebang.length), body));
+}
+
+/** A `#!` line must stay the first line; recast may print inserted statements above it. */
+function restoreShebang(source: string, printed: string): string {
+  const shebang = /^#![^\n]*\n?/.exec(source)?.[0];
+  if (!shebang || printed.startsWith(shebang)) return printed;
+  const line = shebang.replace(/\r?\n$/, '');
+  const at = printed.indexOf(line);
+  const without = at >= 0 ? printed.slice(0, at) + printed.slice(at + line.length).replace(/^\r?\n/, '') : printed;
+  return shebang + without;
 }
 
 /**

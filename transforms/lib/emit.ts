@@ -49,7 +49,9 @@ export function expandPlaceholders(context: TransformContext, printed: string): 
     const lines = out.split('\n');
     const index = lines.findIndex((line) => line.trim() === `${token};`);
     if (index < 0) throw new Error(`generated code placeholder ${token} was lost while printing`);
-    const indentation = /^[ \t]*/.exec(lines[index])![0];
+    let indentation = /^[ \t]*/.exec(lines[index])![0];
+    // recast may indent a new statement with spaces even in a tab-indented file.
+    if (context.useTabs) indentation = indentation.replace(new RegExp(` {${context.tabWidth}}`, 'g'), '\t');
     const body = code.split('\n').map((line) => (line.length === 0 ? '' : indentation + line.replace(/^( {2})+/, (m) => unit.repeat(m.length / 2))));
     let start = index;
     let end = index + 1;
