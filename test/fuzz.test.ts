@@ -17,25 +17,7 @@ const COUNT = 300;
  * if a fixture changes, re-run the fuzz and update this list.
  */
 const KNOWN_FAILURES: Record<string, { kinds: Array<'idempotence' | 'leftover'>; why: string }> = {
-  '1:177': {
-    kinds: ['idempotence'],
-    why:
-      'a-express-shared-server with app.post renamed to app.postFz82: stateless-endpoint migrates GET /sse but leaves the ' +
-      'unrecognised POST /messages route calling handlePostMessage with no marker; the second run adds the ' +
-      'legacy-sse-transport marker the first run should have left.',
-  },
-  '1:225': {
-    kinds: ['idempotence', 'leftover'],
-    why:
-      'b-plain-js-esm with its routes wrapped in try { } finally { } and McpServer imported from a non-SDK module: the ' +
-      'session-id finding is left without a marker by the first run (leftover); the second run adds "no server factory found".',
-  },
-  '1:256': {
-    kinds: ['idempotence', 'leftover'],
-    why:
-      "a-same-path-array importing express from 'mcp-session-id': the session-id rule flags the string, the first run " +
-      'migrates the endpoint but leaves that finding unmarked (leftover); the second run adds a marker on line 1.',
-  },
+  // Emptied when mark-leftovers (markers in the same run) and app-wide route clusters landed: seed 1 has none left.
 };
 
 describe('fuzz', () => {

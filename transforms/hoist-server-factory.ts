@@ -133,7 +133,8 @@ export function addMarker(context: TransformContext, line: number, ruleId: strin
     .forEach((p) => {
       const node = p.node as unknown as AnyNode;
       const comments = (node.comments as AnyNode[] | undefined) ?? [];
-      if (comments.some((c) => String(c.value).includes(text.slice(2, -2).trim()))) return;
+      // One marker per rule per statement, whichever transform wrote it: a re-run adds nothing.
+      if (comments.some((c) => String(c.value).trim().startsWith(`mcp-migrate: ${ruleId}:`))) return;
       node.comments = [...comments, j.commentBlock(text.slice(2, -2), true, false) as unknown as AnyNode];
       changed = true;
     });

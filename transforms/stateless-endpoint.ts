@@ -28,6 +28,8 @@ type Role = 'sse-stream' | 'sse-messages' | 'streamable';
 
 interface ClusterRoute extends RouteStatement {
   roles: Set<Role>;
+  /** The statement list the route sits in (routes of one app can sit in different blocks). */
+  body: AnyNode[];
 }
 
 export default function transform(file: FileInfo, api: API, options: TransformOptions = {}): string | undefined {
@@ -54,7 +56,6 @@ export default function transform(file: FileInfo, api: API, options: TransformOp
 }
 
 interface Cluster {
-  body: AnyNode[];
   routes: ClusterRoute[];
   /** Named handler functions (declared in this file) the routes use. */
   handlerFunctions: AnyNode[];
@@ -82,19 +83,18 @@ function findCluster(context: TransformContext, anchors: Finding[]): Cluster | u
       const regions = [statement, ...handlers];
       const hits = anchors.filter((a) => regions.some((r) => containsLocation(r, a)) || (a.related ?? []).some((rel) => rel.file === a.file && regions.some((r) => containsLocation(r, rel))));
       if (hits.length === 0) return;
-      candidates.push({ body, route: { ...route, roles: rolesOf(j, regions, anchors) }, handlers: handlers.filter((h) => !regions.slice(0, 1).some((s) => s === h) && h !== statement) });
+      candidates.push({ body, route: { ...route, body, roles: rolesOf(j, regions, anchors) }, handlers: handlers.filter((h) => !regions.slice(0, 1).some((s) => s === h) && h !== statement) });
     });
   });
   if (candidates.length === 0) return undefined;
-  // The largest group on one receiver in one block is the MCP endpoint.
+  // The largest group on one receiver is the MCP endpoint (its routes may sit in different blocks).
   const groups = new Map<string, typeof candidates>();
   for (const candidate of candidates) {
-    const key = `${candidate.route.receiverText}\u0000${candidates.indexOf(candidates.find((c) => c.body === candidate.body)!)}`;
-    groups.set(key, [...(groups.get(key) ?? []), candidate]);
+    groups.set(candidate.route.receiverText, [...(groups.get(candidate.route.receiverText) ?? []), candidate]);
   }
   const best = [...groups.values()].sort((a, b) => b.length - a.length)[0];
   const handlerFunctions = best.flatMap((c) => c.handlers.filter((h) => !containsNode(c.route.statement, h)));
-  return { body: best[0].body, routes: best.map((c) => c.route), handlerFunctions };
+  return { routes: best.map((c) => c.route), handlerFunctions };
 }
 
 function containsNode(outer: AnyNode, inner: AnyNode): boolean {
@@ -201,11 +201,14 @@ function rewriteCluster(context: TransformContext, cluster: Cluster): true | str
   const transportClass = ensureNamedImport(context, STREAMABLE_MODULES, 'StreamableHTTPServerTransport');
   // Remove the old routes and what only they used, then write the new ones where the first one stood.
   const removed = cluster.routes.map((r) => r.statement);
-  const insertAt = Math.min(...cluster.routes.map((r) => cluster.body.indexOf(r.statement)));
+  // The new routes go where the first old one (in source order) stood.
+  const first = [...cluster.routes].sort((a, b) => (a.statement.start as number) - (b.statement.start as number))[0];
+  const body = first.body;
+  const insertAt = body.indexOf(first.statement);
   const deadCandidates = new Set<string>();
   for (const statement of removed) for (const name of referencedNames(j, statement)) deadCandidates.add(name);
   for (const fn of cluster.handlerFunctions) for (const name of referencedNames(j, fn)) deadCandidates.add(name);
-  for (const statement of removed) cluster.body.splice(cluster.body.indexOf(statement), 1);
+  for (const route of cluster.routes) route.body.splice(route.body.indexOf(route.statement), 1);
   const quote = context.quote;
   const mw = middlewares.map((m) => `${m}, `).join('');
   const post = statelessPostBody({ req, res, server: serverName, transport: transportName, transportClass, factory: factory.factory, quote, parsedBody: true });
@@ -232,7 +235,7 @@ function rewriteCluster(context: TransformContext, cluster: Cluster): true | str
     }
   }
   const generated = [placeholder(context, lines.join('\n'), 'block')];
-  cluster.body.splice(insertAt, 0, ...generated);
+  body.splice(insertAt, 0, ...generated);
   for (const fn of cluster.handlerFunctions) deadCandidates.add(functionName(fn) ?? '');
   removeDeadDeclarations(context, deadCandidates);
   return true;

@@ -9,6 +9,7 @@ import { createTwoFilesPatch } from 'diff';
 import type { ApplyResult, FileChange, FileProblem, Finding, ManualItem, ServedEndpoint } from '../model';
 import { transforms as allTransforms, type TransformModule } from '../../transforms';
 import { parserFor } from '../../transforms/lib/context';
+import markLeftoversRun, { id as markLeftoversId } from '../../transforms/mark-leftovers';
 import { scan, collectCheckResult, selectRules, type ScanOptions, type LoadedSource } from './scan';
 import type { Rule } from '../rules/rule';
 import { Node, SyntaxKind } from 'ts-morph';
@@ -104,6 +105,21 @@ export function migrateSources(sources: SourceInput[], options: MigrateOptions =
       if (findings.length === 0) continue;
       stale = runTransform(transform, working, findings, options, problems) || stale;
     }
+  }
+  if (stale) {
+    analysis = reanalyze(files, rules);
+    stale = false;
+  }
+  // What a transform should have fixed but did not gets a marker now, not on the next run.
+  const fixedByRunTransforms = new Set(enabled.flatMap((t) => t.rules));
+  for (const fileAnalysis of analysis.files) {
+    const working = files.get(fileAnalysis.relPath)!;
+    if (working.failed || fileAnalysis.parseError) continue;
+    const leftovers = fileAnalysis.findings.filter(
+      (f) => f.fix === 'auto' && f.severity !== 'info' && fixedByRunTransforms.has(f.ruleId) && !f.data?.marker && !markedNear(fileAnalysis.findings, f),
+    );
+    if (leftovers.length === 0) continue;
+    stale = runTransform(markLeftovers, working, leftovers, options, problems) || stale;
   }
   let manifests = new Map(options.manifests ?? []);
   const surfaceNotes: ManualItem[] = [];
@@ -241,6 +257,13 @@ function runTransform(transform: TransformModule, working: WorkingFile, findings
   working.transformIds.add(transform.id);
   return true;
 }
+
+/** A marker of the same rule already stands on the finding's line or the line above it. */
+function markedNear(findings: Finding[], finding: Finding): boolean {
+  return findings.some((m) => m.data?.marker && m.ruleId === finding.ruleId && (m.line === finding.line || m.line === finding.line - 1 || m.endLine === finding.line - 1));
+}
+
+const markLeftovers: TransformModule = { id: markLeftoversId, rules: [], level: 'auto', run: markLeftoversRun };
 
 function rulesOf(transformIds: Set<string>): string[] {
   return allTransforms.filter((t) => transformIds.has(t.id)).flatMap((t) => t.rules);
