@@ -1,4 +1,4 @@
-// `npm run fuzz -- --count N --seed S [--start I] [--jobs J] [--json] [--show] [--fixtures a,b]`
+// `npm run fuzz -- --count N --seed S [--start I] [--jobs J] [--target T] [--json] [--show] [--fixtures a,b]`
 //
 // Runs N mutants of the fixture servers (see fuzz.ts) and prints the counts and every failure with what the mutant
 // did. Exit 1 when a mutant crashed the migration or got a broken output written, or failed idempotence or left an
@@ -8,7 +8,7 @@ import { fork } from 'node:child_process';
 import * as path from 'node:path';
 import { createTwoFilesPatch } from 'diff';
 import { candidates, checkMutant, formatSummary, loadCorpus, mergeSummaries, mutant, runFuzz, type FuzzSummary } from './fuzz';
-import { migrateSources } from '../engine/apply';
+import { migrateSources, TARGETS, type Target } from '../engine/apply';
 
 interface Args {
   count: number;
@@ -19,6 +19,7 @@ interface Args {
   show: boolean;
   fixtures: string[];
   fixturesDir: string;
+  target?: Target;
   shard?: { index: number; of: number };
 }
 
@@ -53,11 +54,16 @@ function parseArgs(argv: string[]): Args {
     else if (arg === '--show') args.show = true;
     else if (arg === '--fixtures') args.fixtures = value().split(',').filter(Boolean);
     else if (arg === '--fixtures-dir') args.fixturesDir = path.resolve(value());
+    else if (arg === '--target') {
+      const target = value();
+      if (!(TARGETS as readonly string[]).includes(target)) throw new Error(`--target must be one of ${TARGETS.join(', ')}`);
+      args.target = target as Target;
+    }
     else if (arg === '--shard') {
       const [index, of] = value().split('/').map(Number);
       args.shard = { index, of };
     } else if (arg === '--help' || arg === '-h') {
-      process.stdout.write('usage: npm run fuzz -- [--count N] [--seed S] [--start I] [--jobs J] [--json] [--show] [--fixtures a,b]\n');
+      process.stdout.write('usage: npm run fuzz -- [--count N] [--seed S] [--start I] [--jobs J] [--target T] [--json] [--show] [--fixtures a,b]\n');
       process.exit(0);
     } else throw new Error(`unknown argument: ${arg}`);
   }
@@ -68,10 +74,10 @@ function show(args: Args): void {
   const corpus = loadCorpus(args.fixturesDir, args.fixtures);
   for (let index = args.start; index < args.start + args.count; index++) {
     const m = mutant(corpus, args.seed, index);
-    const result = checkMutant(m);
+    const result = checkMutant(m, args.target);
     process.stdout.write(`=== mutant ${m.id}: ${m.server}/${m.file}\n${m.operations.map((op) => `  ${op}\n`).join('')}`);
     process.stdout.write(createTwoFilesPatch(`original/${m.file}`, `mutant/${m.file}`, m.original, m.text, '', '', { context: 2 }));
-    const migration = migrateSources(candidates(m.sources), { endpoint: '/mcp' });
+    const migration = migrateSources(candidates(m.sources), { endpoint: '/mcp', target: args.target });
     for (const source of m.sources) {
       const output = migration.outputs.get(source.relPath);
       if (output === undefined || output === source.text) continue;
@@ -87,7 +93,7 @@ async function parallel(args: Args): Promise<FuzzSummary> {
     Array.from({ length: args.jobs }, (_, index) => {
       const child = fork(
         script,
-        ['--count', String(args.count), '--seed', String(args.seed), '--start', String(args.start), '--json', '--shard', `${index}/${args.jobs}`, '--fixtures-dir', args.fixturesDir, ...(args.fixtures.length ? ['--fixtures', args.fixtures.join(',')] : [])],
+        ['--count', String(args.count), '--seed', String(args.seed), '--start', String(args.start), '--json', '--shard', `${index}/${args.jobs}`, '--fixtures-dir', args.fixturesDir, ...(args.target ? ['--target', args.target] : []), ...(args.fixtures.length ? ['--fixtures', args.fixtures.join(',')] : [])],
         { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] },
       );
       let out = '';
@@ -119,7 +125,7 @@ async function main(): Promise<number> {
     summary = await parallel(args);
     summary.ms = Math.round(performance.now() - started);
   } else {
-    summary = runFuzz(loadCorpus(args.fixturesDir, args.fixtures), { seed: args.seed, count: args.count, start: args.start, shard: args.shard });
+    summary = runFuzz(loadCorpus(args.fixturesDir, args.fixtures), { seed: args.seed, count: args.count, start: args.start, shard: args.shard, target: args.target });
   }
   process.stdout.write(args.json ? `${JSON.stringify(summary)}\n` : formatSummary(summary));
   return summary.crashes + summary.brokenOutputs + summary.idempotenceFailures + summary.leftovers > 0 ? 1 : 0;

@@ -3,7 +3,8 @@
 // paths; insert comments; wrap statements in blocks), and each mutant server is migrated in memory. For every mutant:
 //
 // - crash: an exception escaped `migrateSources` (or its analysis). A reported problem is not a crash.
-// - broken output: a file the migration changed does not parse (the engine's own check must make this impossible).
+// - broken output: a file the migration changed does not parse (the engine's own check must make this impossible),
+//   or has an early error babel reports (a redeclared name…) that its input did not have: Node would not load it.
 // - idempotence: a second `migrateSources` on the output changes something.
 // - leftover: the output still has a finding with `fix: 'auto'` for a transport rule, in a file without a
 //   `/* mcp-migrate: … */` marker and without a reported problem, while the mutant itself parses.
@@ -13,7 +14,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ts } from 'ts-morph';
-import { migrateSources, type Migration } from '../engine/apply';
+import { migrateSources, type Migration, type Target } from '../engine/apply';
 import { createProject, syntaxError, type SourceInput } from '../engine/analyze';
 import { discover } from '../engine/discover';
 import { MARKER_PATTERN } from '../engine/markers';
@@ -155,6 +156,8 @@ const COMMENTS = [
   '// app.get("/sse", handler)',
   '/* mcp-session-id */',
 ];
+/** Names the transforms' generated code declares or imports: renaming into them tests the transforms' name hygiene. */
+const GENERATED_NAMES = ['rejectForeignOrigin', 'mcpAllowedOrigins', 'mcpLocalHostnames', 'createMcpServer', 'IncomingMessage', 'ServerResponse', 'StreamableHTTPServerTransport', 'server', 'transport', 'error'];
 const WRAPPERS: Array<[string, string]> = [
   ['{', '}'],
   ["if (process.env.FUZZ !== 'off') {", '}'],
@@ -197,8 +200,14 @@ const mutators: Record<string, Mutator> = {
     if (ids.length === 0) return undefined;
     const chosen = rng.pick(ids);
     const names = [...new Set(ids.map((t) => t.text))];
-    const collide = rng.chance(0.25) && names.length > 1;
-    const replacement = collide ? rng.pick(names.filter((n) => n !== chosen.text)) : `${chosen.text}Fz${rng.int(100)}`;
+    const roll = rng.next();
+    // A collision with another name of the file, or with a name the migration's generated code declares.
+    const replacement =
+      roll < 0.2 && names.length > 1
+        ? rng.pick(names.filter((n) => n !== chosen.text))
+        : roll < 0.35
+          ? rng.pick(GENERATED_NAMES)
+          : `${chosen.text}Fz${rng.int(100)}`;
     const all = rng.chance(0.7);
     const targets = all ? ids.filter((t) => t.text === chosen.text) : [chosen];
     let out = text;
@@ -362,7 +371,7 @@ export function candidates(sources: SourceInput[]): SourceInput[] {
   return sources.filter((s) => mayContainMcpCode(s.text));
 }
 
-export function checkMutant(m: Mutant): MutantResult {
+export function checkMutant(m: Mutant, target?: Target): MutantResult {
   const started = performance.now();
   const failures: Failure[] = [];
   const fail = (kind: FailureKind, detail: string, file = m.file) => failures.push({ id: m.id, kind, server: m.server, file, operations: m.operations, detail });
@@ -373,7 +382,7 @@ export function checkMutant(m: Mutant): MutantResult {
 
   let first: Migration;
   try {
-    first = migrateSources(inputs, { endpoint: '/mcp' });
+    first = migrateSources(inputs, { endpoint: '/mcp', target });
   } catch (error) {
     fail('crash', `migrateSources threw: ${describeError(error)}`);
     return result(false, []);
@@ -391,11 +400,17 @@ export function checkMutant(m: Mutant): MutantResult {
     changed = true;
     const broken = parses(input.absPath, output);
     if (broken) fail('broken-output', `output does not parse: ${broken}`, input.relPath);
+    // The TypeScript parser accepts early errors (a redeclared import, \`await\` outside async) that Node refuses to
+    // load; babel (the transforms' parser) reports them. An output with one, from an input without, is broken too.
+    else {
+      const early = babelError({ ...input, text: output });
+      if (early && !babelError(input)) fail('broken-output', `output has an early error: ${early}`, input.relPath);
+    }
   }
 
   let second: Migration;
   try {
-    second = migrateSources(inputs.map((s) => ({ ...s, text: first.outputs.get(s.relPath) ?? s.text })), { endpoint: '/mcp' });
+    second = migrateSources(inputs.map((s) => ({ ...s, text: first.outputs.get(s.relPath) ?? s.text })), { endpoint: '/mcp', target });
   } catch (error) {
     fail('crash', `second migrateSources threw: ${describeError(error)}`);
     return result(changed, problems);
@@ -459,6 +474,8 @@ export interface FuzzOptions {
   count: number;
   /** First mutant index (default 0). */
   start?: number;
+  /** Migration target (default: the engine's default, as `apply`). */
+  target?: Target;
   /** Only indexes with `index % shard.of === shard.index`. */
   shard?: { index: number; of: number };
   onResult?(mutant: Mutant, result: MutantResult): void;
@@ -484,7 +501,7 @@ export function runFuzz(corpus: Corpus, options: FuzzOptions): FuzzSummary {
   for (let index = start; index < start + options.count; index++) {
     if (options.shard && index % options.shard.of !== options.shard.index) continue;
     const m = mutant(corpus, options.seed, index);
-    const result = checkMutant(m);
+    const result = checkMutant(m, options.target);
     options.onResult?.(m, result);
     addResult(summary, m, result);
   }
@@ -492,14 +509,17 @@ export function runFuzz(corpus: Corpus, options: FuzzOptions): FuzzSummary {
   return summary;
 }
 
-function babelParses(source: SourceInput | undefined): boolean {
-  if (!source) return true;
+function babelError(source: SourceInput): string | undefined {
   try {
     jscodeshift.withParser(parserFor(source.absPath))(source.text);
-    return true;
-  } catch {
-    return false;
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
   }
+}
+
+function babelParses(source: SourceInput | undefined): boolean {
+  return !source || babelError(source) === undefined;
 }
 
 function addResult(summary: FuzzSummary, m: Mutant, result: MutantResult): void {
