@@ -455,6 +455,27 @@ describe.concurrent('tab-indented sources', () => {
   });
 });
 
+describe.concurrent('name hygiene', () => {
+  // KNOWN BUG (listed in issue 6's closing note; owner: transforms/origin-guard): the guard's
+  // `import type { IncomingMessage, ServerResponse } from 'node:http'` is added without looking at the names the file
+  // already binds, so a file with its own IncomingMessage gets a duplicate identifier (tsc TS2300) and apply still exits
+  // 0: the engine's output check (parse diagnostics) does not see redeclarations. `it.fails` keeps it visible.
+  it.fails('a file that already imports a name the migration adds still compiles after apply', async () => {
+    const dir = workspace('names', false);
+    fs.cpSync(path.join(FIXTURES_DIR, 'a-same-path-array'), dir, { recursive: true });
+    const index = path.join(dir, 'src/index.ts');
+    const lines = fs.readFileSync(index, 'utf8').split('\n');
+    lines.splice(1, 0, "import type { IncomingMessage } from './types.js';", 'export type Incoming = IncomingMessage;');
+    fs.writeFileSync(index, lines.join('\n'));
+    fs.writeFileSync(path.join(dir, 'src/types.ts'), 'export interface IncomingMessage {\n  id: string;\n}\n');
+    await compileFixture(dir);
+    const run = await cli(['apply', dir, '--allow-dirty', '--target', '2025-11-25']);
+    expect(problemsOf(run)).toEqual([]);
+    expect(run.report!.changes.map((c) => c.file)).toEqual(['src/index.ts']);
+    await compileFixture(dir);
+  });
+});
+
 describe.concurrent('paths, empty input, no MCP code', () => {
   it('a path that does not exist: exit 2 and a clear message', async () => {
     for (const command of ['check', 'apply']) {
@@ -653,7 +674,7 @@ describe('security of the result', () => {
   it('c-auth-middleware: the new endpoint still requires the bearer token and rejects a foreign Origin', async () => {
     const dir = workspace('security', false);
     fs.cpSync(path.join(FIXTURES_DIR, GOOD_FIXTURE), dir, { recursive: true });
-    const result = apply({ paths: [dir], cwd: dir, allowDirty: true });
+    const result = apply({ paths: [dir], cwd: dir, allowDirty: true, target: '2025-11-25' });
     expect(result.problems).toEqual([]);
     expect(result.changes.map((c) => c.file)).toEqual(['src/index.ts']);
     await compileFixture(dir);
@@ -693,8 +714,8 @@ describe('security of the result', () => {
     const dir = workspace('origin-scope', false);
     fs.cpSync(path.join(FIXTURES_DIR, 'a-express-shared-server'), path.join(dir, 'one'), { recursive: true });
     fs.cpSync(path.join(FIXTURES_DIR, 'a-express-shared-server'), path.join(dir, 'two'), { recursive: true });
-    expect(apply({ paths: [path.join(dir, 'one')], cwd: dir, allowDirty: true }).problems).toEqual([]);
-    expect(apply({ paths: [dir], cwd: dir, allowDirty: true }).problems).toEqual([]);
+    expect(apply({ paths: [path.join(dir, 'one')], cwd: dir, allowDirty: true, target: '2025-11-25' }).problems).toEqual([]);
+    expect(apply({ paths: [dir], cwd: dir, allowDirty: true, target: '2025-11-25' }).problems).toEqual([]);
     const one = fs.readFileSync(path.join(dir, 'one/src/index.ts'), 'utf8');
     const two = fs.readFileSync(path.join(dir, 'two/src/index.ts'), 'utf8');
     expect(one).toContain('rejectForeignOrigin');
