@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apply } from '../src/engine/apply';
-import { expectedMigration, type ExpectedFile } from '../src/testing/expected';
+import { EXPECTED_TARGET, expectedMigration, type ExpectedFile } from '../src/testing/expected';
 import { FIXTURES_DIR, REPO_ROOT } from './helpers/server-process';
 
 const WORK = path.join(REPO_ROOT, '.tmp', 'interrupt');
@@ -87,7 +87,7 @@ function targetOf(temp: string): string {
 }
 
 function spawnApply(dir: string): ChildProcess {
-  return spawn(process.execPath, ['bin/mcp-migrate.js', 'apply', dir, '--allow-dirty', '--format', 'json'], {
+  return spawn(process.execPath, ['bin/mcp-migrate.js', 'apply', dir, '--allow-dirty', '--target', EXPECTED_TARGET, '--format', 'json'], {
     cwd: REPO_ROOT,
     env: { ...process.env, MCP_MIGRATE_FAULT_WRITE_DELAY: String(WRITE_DELAY_MS) },
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -154,12 +154,12 @@ describe.concurrent('interrupting apply', () => {
       for (const temp of temps) expect(after.get(targetOf(temp)), `${temp} is for a file that is still old`).toBe('old');
       if (moment.signal === 'SIGTERM') expect(temps.length, `killed inside the temp-file window (temps at signal: ${tempsAtSignal.join(', ')})`).toBeGreaterThan(0);
 
-      const second = apply({ paths: [dir], cwd: dir, allowDirty: true });
+      const second = apply({ paths: [dir], cwd: dir, allowDirty: true, target: EXPECTED_TARGET });
       expect(second.problems).toEqual([]);
       expect(second.changes.map((c) => c.file).sort()).toEqual(changing.filter((file) => after.get(file) === 'old').sort());
       expect([...states(dir)].filter(([, state]) => state !== 'new').map(([file]) => file), 'not migrated after the second run').toEqual([]);
       expect(tempFiles(dir), 'temp files of the killed run are removed').toEqual([]);
-      const third = apply({ paths: [dir], cwd: dir, allowDirty: true });
+      const third = apply({ paths: [dir], cwd: dir, allowDirty: true, target: EXPECTED_TARGET });
       expect(third.changes).toEqual([]);
     });
   }

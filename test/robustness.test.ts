@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ApplyResult, FileProblem } from '../src/model';
 import { apply, migrateSources } from '../src/engine/apply';
 import { NOTHING_TO_MIGRATE } from '../src/report';
-import { expectedMigration } from '../src/testing/expected';
+import { EXPECTED_TARGET, expectedMigration } from '../src/testing/expected';
 import { bootFixture, compileFixture, FIXTURES_DIR, REPO_ROOT, readManifest, type RunningFixture } from './helpers/server-process';
 
 const WORK = path.join(REPO_ROOT, '.tmp', 'robustness');
@@ -30,7 +30,9 @@ interface CliRun {
 /** The real CLI, as CI and users run it (`node bin/mcp-migrate.js`). JSON report unless `args` says otherwise. */
 function cli(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
   const json = !args.includes('--format');
-  const child = spawn(process.execPath, ['bin/mcp-migrate.js', ...args, ...(json ? ['--format', 'json'] : []), '--no-color'], {
+  // apply is pinned to the target `expectedMigration` models, so the suite does not change meaning with the default.
+  const target = args[0] === 'apply' && !args.includes('--target') ? ['--target', EXPECTED_TARGET] : [];
+  const child = spawn(process.execPath, ['bin/mcp-migrate.js', ...args, ...target, ...(json ? ['--format', 'json'] : []), '--no-color'], {
     cwd: REPO_ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -325,7 +327,7 @@ describe.concurrent('bad input: reported with its file and reason, the other fil
 
   it('a transform that overflows the stack (called without the depth limit of scan) is a transform problem, not a crash', () => {
     const text = `${legacyServer()}\nexport const deep = ${'['.repeat(600)}${']'.repeat(600)};\n`;
-    const migration = migrateSources([{ absPath: path.join(WORK, 'in-memory', 'src', 'index.ts'), relPath: 'src/index.ts', text }], { endpoint: '/mcp' });
+    const migration = migrateSources([{ absPath: path.join(WORK, 'in-memory', 'src', 'index.ts'), relPath: 'src/index.ts', text }], { endpoint: '/mcp', target: EXPECTED_TARGET });
     expect(migration.problems).toHaveLength(1);
     expect(migration.problems[0]).toMatchObject({ file: 'src/index.ts', kind: 'transform' });
     expect(migration.problems[0].message).toMatch(/Maximum call stack size exceeded; file left unchanged$/);
@@ -469,7 +471,7 @@ describe.concurrent('name hygiene', () => {
     fs.writeFileSync(index, lines.join('\n'));
     fs.writeFileSync(path.join(dir, 'src/types.ts'), 'export interface IncomingMessage {\n  id: string;\n}\n');
     await compileFixture(dir);
-    const run = await cli(['apply', dir, '--allow-dirty', '--target', '2025-11-25']);
+    const run = await cli(['apply', dir, '--allow-dirty']);
     expect(problemsOf(run)).toEqual([]);
     expect(run.report!.changes.map((c) => c.file)).toEqual(['src/index.ts']);
     await compileFixture(dir);
@@ -600,7 +602,7 @@ describe.concurrent('write faults', () => {
     fs.chmodSync(file, 0o640);
     const oldUmask = process.umask(0o077);
     try {
-      const result = apply({ paths: [dir], cwd: dir, allowDirty: true });
+      const result = apply({ paths: [dir], cwd: dir, allowDirty: true, target: EXPECTED_TARGET });
       expect(result.problems).toEqual([]);
     } finally {
       process.umask(oldUmask);
@@ -674,7 +676,7 @@ describe('security of the result', () => {
   it('c-auth-middleware: the new endpoint still requires the bearer token and rejects a foreign Origin', async () => {
     const dir = workspace('security', false);
     fs.cpSync(path.join(FIXTURES_DIR, GOOD_FIXTURE), dir, { recursive: true });
-    const result = apply({ paths: [dir], cwd: dir, allowDirty: true, target: '2025-11-25' });
+    const result = apply({ paths: [dir], cwd: dir, allowDirty: true, target: EXPECTED_TARGET });
     expect(result.problems).toEqual([]);
     expect(result.changes.map((c) => c.file)).toEqual(['src/index.ts']);
     await compileFixture(dir);
@@ -714,8 +716,8 @@ describe('security of the result', () => {
     const dir = workspace('origin-scope', false);
     fs.cpSync(path.join(FIXTURES_DIR, 'a-express-shared-server'), path.join(dir, 'one'), { recursive: true });
     fs.cpSync(path.join(FIXTURES_DIR, 'a-express-shared-server'), path.join(dir, 'two'), { recursive: true });
-    expect(apply({ paths: [path.join(dir, 'one')], cwd: dir, allowDirty: true, target: '2025-11-25' }).problems).toEqual([]);
-    expect(apply({ paths: [dir], cwd: dir, allowDirty: true, target: '2025-11-25' }).problems).toEqual([]);
+    expect(apply({ paths: [path.join(dir, 'one')], cwd: dir, allowDirty: true, target: EXPECTED_TARGET }).problems).toEqual([]);
+    expect(apply({ paths: [dir], cwd: dir, allowDirty: true, target: EXPECTED_TARGET }).problems).toEqual([]);
     const one = fs.readFileSync(path.join(dir, 'one/src/index.ts'), 'utf8');
     const two = fs.readFileSync(path.join(dir, 'two/src/index.ts'), 'utf8');
     expect(one).toContain('rejectForeignOrigin');
