@@ -7,7 +7,8 @@ describe('mayContainMcpCode', () => {
       '@modelcontextprotocol', 'SSEServerTransport', 'SSEClientTransport', 'StreamableHTTP', 'handlePostMessage',
       'handleRequest', 'sessionIdGenerator', 'mcp-session-id', 'last-event-id', 'text/event-stream', 'event: endpoint',
       'eventStore', 'McpAgent', 'fastmcp', 'mcp-framework', 'transportType', 'McpServer', '.listen(', 'Bun.serve',
-      'registerTool', 'sessionId',
+      'registerTool', 'sessionId', 'headers.origin', "headers['origin']", 'headers["origin"]', "('origin')", '("origin")',
+      'OriginValidation',
     ]);
     expect(Object.isFrozen(MCP_MARKERS)).toBe(true);
   });
@@ -29,6 +30,11 @@ describe('mayContainMcpCode', () => {
     expect(mayContainMcpCode("import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';")).toBe(true);
     expect(mayContainMcpCode("app.listen(3000, () => console.log('up'))")).toBe(true);
     expect(mayContainMcpCode('export default { fetch: handler } satisfies Bun.Serve')).toBe(true);
+  });
+
+  it('keeps a file that checks Origin, which may have no MCP code of its own', () => {
+    expect(mayContainMcpCode("if (req.headers['origin'] !== allowed) res.status(403).end();")).toBe(true);
+    expect(mayContainMcpCode("const origin = req.get('Origin');")).toBe(true);
   });
 
   it('rejects files without any marker', () => {

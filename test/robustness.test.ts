@@ -458,11 +458,9 @@ describe.concurrent('tab-indented sources', () => {
 });
 
 describe.concurrent('name hygiene', () => {
-  // KNOWN BUG (listed in issue 6's closing note; owner: transforms/origin-guard): the guard's
-  // `import type { IncomingMessage, ServerResponse } from 'node:http'` is added without looking at the names the file
-  // already binds, so a file with its own IncomingMessage gets a duplicate identifier (tsc TS2300) and apply still exits
-  // 0: the engine's output check (parse diagnostics) does not see redeclarations. `it.fails` keeps it visible.
-  it.fails('a file that already imports a name the migration adds still compiles after apply', async () => {
+  // Found by this suite: the guard's `import type { IncomingMessage, ServerResponse }` ignored names the file already
+  // binds (tsc TS2300). Imports added by a transform now take another local name when theirs is taken.
+  it('a file that already imports a name the migration adds still compiles after apply', async () => {
     const dir = workspace('names', false);
     fs.cpSync(path.join(FIXTURES_DIR, 'a-same-path-array'), dir, { recursive: true });
     const index = path.join(dir, 'src/index.ts');
@@ -708,11 +706,10 @@ describe('security of the result', () => {
     expect(await post({ ...bearer, origin: `http://127.0.0.1:${server.port}` }), 'loopback Origin').toBe(200);
   });
 
-  // KNOWN BUG (reported in issue 6's closing note; owner: rules/analysis): origin validation is a project-wide fact, so
-  // one server in the scanned root that already checks Origin (here: a copy migrated earlier, as after an interrupted
-  // apply, or any already-safe server in a monorepo) stops `apply` from adding the Origin guard to every other server.
-  // `it.fails` keeps this visible: when the bug is fixed this test starts failing; then drop `.fails`.
-  it.fails('a server migrated next to one that already validates Origin still gets the Origin guard', () => {
+  // Found by this suite: origin validation was a project-wide fact, so one server that already checks Origin (a copy
+  // migrated earlier, or an already-safe server in a monorepo) stopped the guard for every other server. It is now a
+  // fact of each server's files (linked by local imports).
+  it('a server migrated next to one that already validates Origin still gets the Origin guard', () => {
     const dir = workspace('origin-scope', false);
     fs.cpSync(path.join(FIXTURES_DIR, 'a-express-shared-server'), path.join(dir, 'one'), { recursive: true });
     fs.cpSync(path.join(FIXTURES_DIR, 'a-express-shared-server'), path.join(dir, 'two'), { recursive: true });

@@ -104,8 +104,9 @@ function addGuardFunction(context: TransformContext): void {
   if (root.find(j.FunctionDeclaration, { id: { name: GUARD_NAME } }).size() > 0) return;
   const body = root.find(j.Program).get('body').value as AnyNode[];
   const checkHost = context.options.localServer ?? /\.listen\([^)]*['"](?:127\.0\.0\.1|localhost)['"]/.test(context.file.source);
-  const statements = [placeholder(context, guardFunction({ typescript: context.typescript, checkHost, quote: context.quote }), 'block')];
-  body.splice(afterImports(body), 0, ...statements);
-  // After the function, so the import lands with the other imports, above it.
-  if (context.typescript) ensureNamedImports(context, ['node:http', 'http'], ['IncomingMessage', 'ServerResponse'], { typeOnly: true });
+  // The Node types, under other local names when the file already binds these.
+  const [request, response] = context.typescript
+    ? ensureNamedImports(context, ['node:http', 'http'], ['IncomingMessage', 'ServerResponse'], { typeOnly: true })
+    : ['IncomingMessage', 'ServerResponse'];
+  body.splice(afterImports(body), 0, placeholder(context, guardFunction({ typescript: context.typescript, checkHost, quote: context.quote, types: { request, response } }), 'block'));
 }

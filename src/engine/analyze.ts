@@ -63,7 +63,6 @@ export function analyzeSources(sources: SourceInput[], rules: readonly Rule[]): 
   for (const source of sources) {
     byRel.set(source.relPath, project.createSourceFile(source.absPath, source.text, { overwrite: true }));
   }
-  const projectFacts: ProjectFacts = { validatesOrigin: false };
   const parsed: Array<[SourceInput, SourceFile]> = [];
   const files: FileAnalysis[] = [];
   for (const source of sources) {
@@ -74,13 +73,66 @@ export function analyzeSources(sources: SourceInput[], rules: readonly Rule[]): 
       continue;
     }
     parsed.push([source, sourceFile]);
-    if (!projectFacts.validatesOrigin && fileValidatesOrigin(sourceFile)) projectFacts.validatesOrigin = true;
   }
+  const factsByFile = connectedFacts(parsed.map(([, sourceFile]) => sourceFile));
   for (const [source, sourceFile] of parsed) {
-    files.push(analyzeFile(source.relPath, sourceFile, projectFacts, rules));
+    files.push(analyzeFile(source.relPath, sourceFile, factsByFile.get(sourceFile)!, rules));
   }
   files.sort((a, b) => a.relPath.localeCompare(b.relPath));
   return { project, files, sourceFile: (relPath) => byRel.get(relPath) };
+}
+
+/**
+ * Facts shared by the files of one server: files linked by local imports (either way) form one component, and an
+ * Origin check anywhere in a component covers its endpoints — but not those of another server in the same repo.
+ */
+function connectedFacts(files: SourceFile[]): Map<SourceFile, ProjectFacts> {
+  const parent = new Map<SourceFile, SourceFile>(files.map((f) => [f, f]));
+  const find = (f: SourceFile): SourceFile => {
+    let root = f;
+    while (parent.get(root) !== root) root = parent.get(root)!;
+    parent.set(f, root);
+    return root;
+  };
+  const byPath = new Map(files.map((f) => [f.getFilePath(), f]));
+  for (const file of files) {
+    for (const target of localImports(file, byPath)) parent.set(find(file), find(target));
+  }
+  const facts = new Map<SourceFile, ProjectFacts>();
+  const byRoot = new Map<SourceFile, ProjectFacts>();
+  for (const file of files) {
+    const root = find(file);
+    if (!byRoot.has(root)) byRoot.set(root, { validatesOrigin: false });
+    const shared = byRoot.get(root)!;
+    if (!shared.validatesOrigin && fileValidatesOrigin(file)) shared.validatesOrigin = true;
+    facts.set(file, shared);
+  }
+  return facts;
+}
+
+/** Project files this file imports, re-exports from or requires (relative specifiers). */
+function localImports(file: SourceFile, byPath: Map<string, SourceFile>): SourceFile[] {
+  const targets: SourceFile[] = [];
+  for (const declaration of [...file.getImportDeclarations(), ...file.getExportDeclarations()]) {
+    const target = declaration.getModuleSpecifierSourceFile();
+    if (target && byPath.has(target.getFilePath())) targets.push(target);
+  }
+  const text = file.getFullText();
+  if (text.includes('require(')) {
+    const dir = file.getDirectoryPath();
+    for (const match of text.matchAll(/require\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g)) {
+      const base = `${dir}/${match[1]}`.replace(/\/\.\//g, '/');
+      const normalized = base.split('/').reduce<string[]>((parts, part) => (part === '..' ? parts.slice(0, -1) : [...parts, part]), []).join('/');
+      for (const candidate of [normalized, ...['.js', '.cjs', '.mjs', '.ts', '.cts', '.mts', '/index.js', '/index.ts'].map((ext) => normalized.replace(/\.(?:c|m)?js$/, '') + ext)]) {
+        const target = byPath.get(candidate);
+        if (target) {
+          targets.push(target);
+          break;
+        }
+      }
+    }
+  }
+  return targets;
 }
 
 function analyzeFile(relPath: string, sourceFile: SourceFile, projectFacts: ProjectFacts, rules: readonly Rule[]): FileAnalysis {

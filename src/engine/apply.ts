@@ -124,7 +124,9 @@ export function migrateSources(sources: SourceInput[], options: MigrateOptions =
   let manifests = new Map(options.manifests ?? []);
   const surfaceNotes: ManualItem[] = [];
   if (target === '2026-07-28') {
-    const surface = migrateSdkSurface({ files: new Map([...files].filter(([, w]) => !w.failed).map(([rel, w]) => [rel, w.text])), manifests });
+    // Files that do not parse are left alone here too (the scan already reported them).
+    const unparsed = new Set(analysis.files.filter((f) => f.parseError).map((f) => f.relPath));
+    const surface = migrateSdkSurface({ files: new Map([...files].filter(([rel, w]) => !w.failed && !unparsed.has(rel)).map(([rel, w]) => [rel, w.text])), manifests });
     for (const [rel, text] of surface.files) {
       const working = files.get(rel)!;
       if (text === working.text) continue;
@@ -169,7 +171,8 @@ export function apply(options: ApplyOptions): ApplyResult {
     return { absPath: loaded.absPath, relPath: loaded.relPath, text: crlf ? loaded.text.replace(/\r\n/g, '\n') : loaded.text };
   });
   const rules = selectRules(options.rules, options.skipRules);
-  const manifestPaths = target === '2026-07-28' ? ownerManifests(scanned.root, scanned.sources.map((s) => s.absPath)) : new Map<string, string>();
+  const owners = target === '2026-07-28' ? ownerManifests(scanned.root, scanned.sources.map((s) => s.absPath)) : { inside: new Map<string, string>(), outside: new Set<string>() };
+  const manifestPaths = owners.inside;
   const manifestTexts = new Map([...manifestPaths].map(([rel, abs]) => [rel, fs.readFileSync(abs, 'utf8')]));
   const migration = migrateSources(sources, {
     rules,
@@ -220,6 +223,9 @@ export function apply(options: ApplyOptions): ApplyResult {
       ...manualItems(after.findings),
       ...migration.surfaceNotes,
       ...manifestChanges.map((c) => ({ file: c.file, line: 1, ruleId: 'sdk-v2-surface', message: 'Dependencies changed to the v2 SDK packages: run your package manager\'s install.' })),
+      ...(migration.outputs.size > 0 && changes.length > 0
+        ? [...owners.outside].map((manifest) => ({ file: manifest, line: 1, ruleId: 'sdk-v2-surface', message: 'This package.json is outside the scanned root and was not edited: add the v2 packages the migrated code imports (@modelcontextprotocol/server, /node, /express) and drop @modelcontextprotocol/sdk once nothing imports it.' }))
+        : []),
     ],
     endpoints: servedEndpoints(migration.analysis, new Set(changes.map((c) => c.file))),
   };
@@ -294,22 +300,26 @@ function writeChanges(targets: Map<string, { absPath: string; text: string; sour
 }
 
 /**
- * The package.json that owns each source file (nearest one up from it, stopping at the filesystem root), by path
- * relative to the scan root: a monorepo's members each get their own manifest edited.
+ * The package.json that owns each source file (the nearest one up from it), by path relative to the scan root: a
+ * monorepo's members each get their own manifest edited. Only manifests inside the scanned root are edited; one
+ * above it belongs to a project we were not asked to change, and is reported instead.
  */
-function ownerManifests(root: string, absPaths: string[]): Map<string, string> {
-  const manifests = new Map<string, string>();
+function ownerManifests(root: string, absPaths: string[]): { inside: Map<string, string>; outside: Set<string> } {
+  const inside = new Map<string, string>();
+  const outside = new Set<string>();
+  const rootPrefix = root.endsWith(path.sep) ? root : root + path.sep;
   for (const file of absPaths) {
     for (let dir = path.dirname(file); ; dir = path.dirname(dir)) {
       const candidate = path.join(dir, 'package.json');
       if (fs.existsSync(candidate)) {
-        manifests.set(path.relative(root, candidate).split(path.sep).join('/'), candidate);
+        if (candidate.startsWith(rootPrefix)) inside.set(path.relative(root, candidate).split(path.sep).join('/'), candidate);
+        else outside.add(candidate);
         break;
       }
       if (path.dirname(dir) === dir) break;
     }
   }
-  return manifests;
+  return { inside, outside };
 }
 
 function manualItems(findings: Finding[]): ManualItem[] {

@@ -25,6 +25,13 @@ export const MCP_MARKERS: readonly string[] = Object.freeze([
   'Bun.serve',
   'registerTool',
   'sessionId',
+  // An Origin check may sit in a helper file with no MCP code at all; origin-validation must still see it.
+  'headers.origin',
+  "headers['origin']",
+  'headers["origin"]',
+  "('origin')",
+  '("origin")',
+  'OriginValidation',
 ]);
 
 function escapeRegExp(text: string): string {

@@ -1,6 +1,6 @@
 // Adding and pruning imports (ESM `import` and CommonJS `require` destructuring), format-preserving.
 import type { TransformContext } from './context';
-import { referencedNames, type AnyNode } from './ast';
+import { declaredNames, referencedNames, type AnyNode } from './ast';
 import { placeholder } from './emit';
 
 const importPlaceholders = new WeakSet<object>();
@@ -49,11 +49,15 @@ function insertionIndex(body: AnyNode[]): number {
  */
 export function ensureNamedImports(context: TransformContext, modules: string[], names: string[], options: { typeOnly?: boolean } = {}): string[] {
   const missing: string[] = [];
+  const bound = moduleBindings(context);
   const locals = names.map((name) => {
     const existing = findImported(context, modules, name);
     if (existing) return existing;
-    missing.push(name);
-    return name;
+    // The file already binds the name to something else: import ours under another name.
+    let local = name;
+    for (let i = 2; bound.has(local); i++) local = `${name}${i}`;
+    missing.push(local === name ? name : `${name}${context.commonjs ? ':' : ' as'} ${local}`);
+    return local;
   });
   if (missing.length === 0) return locals;
   const quote = context.quote === 'double' ? '"' : "'";
@@ -65,8 +69,9 @@ export function ensureNamedImports(context: TransformContext, modules: string[],
   }
   const target = body.find((d) => d.type === 'ImportDeclaration' && modules.includes((d.source as AnyNode).value as string) && (d.specifiers as AnyNode[]).length > 0 && (d.specifiers as AnyNode[]).every((s) => s.type === 'ImportSpecifier') && (options.typeOnly || d.importKind !== 'type'));
   if (target) {
-    for (const name of missing) {
-      const specifier = context.j.importSpecifier(context.j.identifier(name)) as unknown as AnyNode;
+    for (const entry of missing) {
+      const [name, local = name] = entry.split(' as ');
+      const specifier = context.j.importSpecifier(context.j.identifier(name), context.j.identifier(local)) as unknown as AnyNode;
       if (options.typeOnly && target.importKind !== 'type') specifier.importKind = 'type';
       (target.specifiers as AnyNode[]).push(specifier);
     }
@@ -74,6 +79,19 @@ export function ensureNamedImports(context: TransformContext, modules: string[],
   }
   body.splice(insertionIndex(body), 0, importPlaceholder(context, `import ${options.typeOnly ? 'type ' : ''}{ ${missing.join(', ')} } from ${quote}${modules[0]}${quote};`));
   return locals;
+}
+
+/** Names bound at module level: imports, requires and top-level declarations. */
+function moduleBindings(context: TransformContext): Set<string> {
+  const names = new Set<string>();
+  for (const statement of programBody(context)) {
+    if (statement.type === 'ImportDeclaration') {
+      for (const specifier of statement.specifiers as AnyNode[]) names.add(((specifier.local ?? specifier.imported) as AnyNode).name as string);
+    } else {
+      for (const name of declaredNames(statement)) names.add(name);
+    }
+  }
+  return names;
 }
 
 /** The local name under which `name` from one of `modules` is already imported or required, if it is. */
@@ -131,7 +149,7 @@ export function pruneImports(context: TransformContext, candidates: Set<string>)
     if (statement.type === 'ImportDeclaration') {
       const specifiers = statement.specifiers as AnyNode[];
       const kept = specifiers.filter((s) => {
-        const local = (s.local as AnyNode).name as string;
+        const local = ((s.local ?? s.imported) as AnyNode).name as string;
         return !candidates.has(local) || used.has(local);
       });
       if (kept.length === specifiers.length) continue;

@@ -61,7 +61,7 @@ export function guardCall(req: string, res: string): string {
  * The Origin (and, for local servers, Host) check the spec requires. Local origins pass; deployments add theirs to
  * MCP_ALLOWED_ORIGINS. Written out rather than imported: the v1 SDK has no Origin middleware.
  */
-export function guardFunction(options: { typescript: boolean; checkHost: boolean; quote: 'single' | 'double' }): string {
+export function guardFunction(options: { typescript: boolean; checkHost: boolean; quote: 'single' | 'double'; types?: { request: string; response: string } }): string {
   const s = (t: string) => q(options.quote, t);
   const types = options.typescript;
   const lines = [
@@ -70,7 +70,7 @@ export function guardFunction(options: { typescript: boolean; checkHost: boolean
     `const mcpAllowedOrigins = new Set((process.env.MCP_ALLOWED_ORIGINS ?? ${s('')}).split(${s(',')}).map((origin) => origin.trim()).filter(Boolean));`,
     `const mcpLocalHostnames = new Set([${s('localhost')}, ${s('127.0.0.1')}, ${s('[::1]')}]);`,
     ``,
-    `function ${GUARD_NAME}(req${types ? ': IncomingMessage' : ''}, res${types ? ': ServerResponse' : ''})${types ? ': boolean' : ''} {`,
+    `function ${GUARD_NAME}(req${types ? `: ${options.types?.request ?? 'IncomingMessage'}` : ''}, res${types ? `: ${options.types?.response ?? 'ServerResponse'}` : ''})${types ? ': boolean' : ''} {`,
     `  const origin = req.headers.origin;`,
     `  let allowed = origin === undefined || mcpAllowedOrigins.has(origin);`,
     `  if (!allowed) {`,
