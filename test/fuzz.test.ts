@@ -9,7 +9,11 @@ import { formatSummary, loadCorpus, mutant, MUTATORS, mutantSeed, Random, type F
 import { FIXTURES_DIR, REPO_ROOT } from './helpers/server-process';
 
 const SEED = 1;
-const COUNT = 300;
+/** Both targets: the v1 pipeline on 300 mutants, and the v2 one (which also runs the official codemod) on 60. */
+const RUNS = [
+  { target: '2025-11-25', count: 300 },
+  { target: '2026-07-28', count: 60 },
+];
 
 /**
  * Known idempotence / leftover failures of seed 1 (`<seed>:<index>`), one comment each: what the mutant does and what
@@ -28,7 +32,7 @@ describe('fuzz', () => {
     expect(mutant(corpus, SEED, 42).text).not.toEqual(mutant(corpus, SEED, 43).text);
     const used = new Set<string>();
     const servers = new Set<string>();
-    for (let index = 0; index < COUNT; index++) {
+    for (let index = 0; index < RUNS[0].count; index++) {
       const m = mutant(corpus, SEED, index);
       servers.add(m.server);
       for (const op of m.operations) used.add(op.split(':')[0]);
@@ -42,9 +46,9 @@ describe('fuzz', () => {
     expect(new Set(Array.from({ length: 100 }, (_, i) => mutantSeed(SEED, i))).size).toBe(100);
   });
 
-  it(`${COUNT} mutants (seed ${SEED}): no crash, no broken output, idempotent, no auto-fixable transport finding left`, () => {
+  for (const { target, count: COUNT } of RUNS) it(`${COUNT} mutants (seed ${SEED}, target ${target}): no crash, no broken output, idempotent, no auto-fixable transport finding left`, () => {
     const started = performance.now();
-    const run = spawnSync(process.execPath, ['dist/src/testing/fuzz-cli.js', '--count', String(COUNT), '--seed', String(SEED), '--jobs', '2', '--json'], {
+    const run = spawnSync(process.execPath, ['dist/src/testing/fuzz-cli.js', '--count', String(COUNT), '--seed', String(SEED), '--target', target, '--jobs', '2', '--json'], {
       cwd: REPO_ROOT,
       encoding: 'utf8',
       maxBuffer: 64 * 1024 * 1024,
