@@ -40,14 +40,25 @@ describe('mcp-migrate CLI', () => {
     expect(cli('check', fixture('f-session-cart'), ...skip, '--max-warnings', '0').status).toBe(1);
   });
 
-  it('apply --dry-run prints a diff, writes nothing, and exits 1 while changes are pending', () => {
-    const file = path.join(ROOT, fixture('a-express-shared-server'), 'src', 'index.ts');
-    const before = fs.readFileSync(file, 'utf8');
+  it('apply --dry-run (default target 2026-07-28) prints a diff, writes nothing, and exits 1 while changes are pending', () => {
+    const dir = path.join(ROOT, fixture('a-express-shared-server'));
+    const before = ['src/index.ts', 'package.json'].map((f) => fs.readFileSync(path.join(dir, f), 'utf8'));
     const run = cli('apply', '--dry-run', '--no-color', fixture('a-express-shared-server'));
     expect(run.status).toBe(1);
     expect(run.stdout).toContain('--- a/src/index.ts');
-    expect(run.stdout).toContain("+app.post('/mcp'");
-    expect(fs.readFileSync(file, 'utf8')).toBe(before);
+    expect(run.stdout).toContain("+app.all('/mcp', (req, res) => void mcpHandler(req, res, req.body));");
+    expect(run.stdout).toContain('--- a/package.json');
+    expect(run.stdout).toContain('+    "@modelcontextprotocol/server": "^2.4.0"');
+    expect(run.stdout).toContain('dry run');
+    expect(['src/index.ts', 'package.json'].map((f) => fs.readFileSync(path.join(dir, f), 'utf8'))).toEqual(before);
+  });
+
+  it('apply --dry-run --target 2025-11-25 stays on the v1 SDK', () => {
+    const run = cli('apply', '--dry-run', '--no-color', '--target', '2025-11-25', fixture('a-express-shared-server'));
+    expect(run.status).toBe(1);
+    expect(run.stdout).toContain("+app.post('/mcp', async (req, res) => {");
+    expect(run.stdout).toContain('+  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });');
+    expect(run.stdout).not.toContain('package.json');
   });
 
   it('apply --dry-run exits 0 when there is nothing to change', () => {

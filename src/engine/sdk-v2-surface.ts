@@ -45,31 +45,49 @@ export function migrateSdkSurface(input: SurfaceInput): SurfaceResult {
   const codemod = require('@modelcontextprotocol/codemod') as Codemod;
   const migration = codemod.getMigration('v1-to-v2');
   if (!migration) throw new Error('the official codemod has no v1-to-v2 migration');
-  const depth = Math.max(0, ...[...input.manifests.keys()].map((p) => p.split('/').filter((s) => s === '..').length));
+  const result: SurfaceResult = { files: new Map(input.files), manifests: new Map(input.manifests), diagnostics: [], manifestWarnings: [] };
+  // One codemod run per package: its runner edits the manifest nearest to its target directory, so each monorepo
+  // member gets a run of its own with its own files and manifest.
+  const packages = new Map<string, string[]>();
+  const dirs = [...input.manifests.keys()].map((m) => path.posix.dirname(m)).sort((a, b) => b.length - a.length);
+  for (const rel of input.files.keys()) {
+    const owner = dirs.find((dir) => dir === '.' || rel.startsWith(`${dir}/`)) ?? '';
+    packages.set(owner, [...(packages.get(owner) ?? []), rel]);
+  }
+  for (const [dir, files] of packages) {
+    const manifest = dir === '' ? undefined : dir === '.' ? 'package.json' : `${dir}/package.json`;
+    runOnePackage(codemod, migration, input, result, dir === '' || dir === '.' ? '' : dir, files, manifest);
+  }
+  return result;
+}
+
+function runOnePackage(codemod: Codemod, migration: NonNullable<ReturnType<Codemod['getMigration']>>, input: SurfaceInput, result: SurfaceResult, dir: string, files: string[], manifest: string | undefined): void {
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-migrate-v2-'));
-  const root = path.join(scratch, ...Array.from({ length: depth }, (_, i) => `up${i}`));
+  const local = (rel: string) => (dir ? path.posix.relative(dir, rel) : rel);
   try {
-    // The codemod reads ESM imports only; CommonJS files go through it with their SDK requires spelled as imports.
+    // The codemod reads ESM imports only; CommonJS files go through it with their requires spelled as imports.
     const bridged = new Set<string>();
-    for (const [rel, text] of [...input.files, ...input.manifests]) {
-      const target = path.resolve(root, rel);
+    const write = (rel: string, text: string) => {
+      const target = path.resolve(scratch, local(rel));
       fs.mkdirSync(path.dirname(target), { recursive: true });
-      const esm = input.files.has(rel) ? requiresToImports(text) : undefined;
+      fs.writeFileSync(target, text);
+    };
+    for (const rel of files) {
+      const text = input.files.get(rel)!;
+      const esm = requiresToImports(text);
       if (esm !== undefined) bridged.add(rel);
-      fs.writeFileSync(target, esm ?? text);
+      write(rel, esm ?? text);
     }
-    const result = codemod.run(migration, { targetDir: root, dryRun: false });
-    const read = (rel: string) => {
-      const text = fs.readFileSync(path.resolve(root, rel), 'utf8');
-      return bridged.has(rel) ? importsToRequires(text) : text;
-    };
-    const toRel = (abs: string) => path.relative(root, abs).split(path.sep).join('/');
-    return {
-      files: new Map([...input.files.keys()].map((rel) => [rel, read(rel)])),
-      manifests: new Map([...input.manifests.keys()].map((rel) => [rel, pinV2Versions(read(rel), input.manifests.get(rel)!)])),
-      diagnostics: result.diagnostics.map((d) => ({ file: toRel(d.file), line: d.line, level: d.level as SurfaceDiagnostic['level'], message: d.message })),
-      manifestWarnings: (result.packageJsonChanges ?? []).flatMap((change) => (change.warnings ?? []).map((message) => ({ manifest: toRel(change.packageJsonPath), message }))),
-    };
+    if (manifest) write(manifest, input.manifests.get(manifest)!);
+    const run = codemod.run(migration, { targetDir: scratch, dryRun: false });
+    const read = (rel: string) => fs.readFileSync(path.resolve(scratch, local(rel)), 'utf8');
+    const toRel = (abs: string) => path.posix.join(dir || '.', path.relative(scratch, abs).split(path.sep).join('/'));
+    for (const rel of files) result.files.set(rel, bridged.has(rel) ? importsToRequires(read(rel)) : read(rel));
+    if (manifest) result.manifests.set(manifest, pinV2Versions(read(manifest), input.manifests.get(manifest)!));
+    result.diagnostics.push(...run.diagnostics.map((d) => ({ file: toRel(d.file), line: d.line, level: d.level as SurfaceDiagnostic['level'], message: d.message })));
+    result.manifestWarnings.push(
+      ...(run.packageJsonChanges ?? []).filter((change) => change.applied).flatMap((change) => (change.warnings ?? []).map((message) => ({ manifest: toRel(change.packageJsonPath), message }))),
+    );
   } finally {
     fs.rmSync(scratch, { recursive: true, force: true });
   }

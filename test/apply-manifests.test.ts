@@ -1,0 +1,48 @@
+// package.json edits on the 2026-07-28 target: each migrated file's own manifest (monorepo members included) gets the
+// v2 packages it now imports, the v1 SDK goes once nothing imports it, and a manifest above the scanned root is never
+// edited — the report says what to add instead.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { apply } from '../src/engine/apply';
+import { FIXTURES_DIR, REPO_ROOT } from './helpers/server-process';
+
+function workspace(name: string): string {
+  const dir = path.join(REPO_ROOT, '.tmp', 'manifests', `${name}-${process.pid}-${Date.now().toString(36)}`);
+  fs.mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+describe('apply --target 2026-07-28 and package.json', () => {
+  it('edits the manifest of each monorepo member that owns a migrated file', () => {
+    const root = workspace('monorepo');
+    fs.writeFileSync(path.join(root, 'package.json'), '{ "private": true, "workspaces": ["packages/*"] }\n');
+    fs.cpSync(path.join(FIXTURES_DIR, 'a-express-shared-server'), path.join(root, 'packages', 'calc'), { recursive: true });
+    fs.cpSync(path.join(FIXTURES_DIR, 'b-express-stateful'), path.join(root, 'packages', 'weather'), { recursive: true });
+    const result = apply({ paths: [root], cwd: root, allowDirty: true, target: '2026-07-28' });
+    expect(result.problems).toEqual([]);
+    expect(result.changes.map((c) => c.file).filter((f) => f.endsWith('package.json')).sort()).toEqual(['packages/calc/package.json', 'packages/weather/package.json']);
+    for (const member of ['calc', 'weather']) {
+      const pkg = JSON.parse(fs.readFileSync(path.join(root, 'packages', member, 'package.json'), 'utf8'));
+      expect(pkg.dependencies['@modelcontextprotocol/server']).toBe('^2.4.0');
+      expect(pkg.dependencies['@modelcontextprotocol/sdk']).toBeUndefined();
+    }
+    expect(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).toBe('{ "private": true, "workspaces": ["packages/*"] }\n');
+    expect(result.manual.some((m) => m.ruleId === 'sdk-v2-surface' && /run your package manager's install/.test(m.message))).toBe(true);
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+
+  it('never edits a package.json above the scanned root, and says what to add there', () => {
+    const outer = workspace('outer');
+    const manifest = '{\n  "name": "outer",\n  "dependencies": { "@modelcontextprotocol/sdk": "^1.32.2" }\n}\n';
+    fs.writeFileSync(path.join(outer, 'package.json'), manifest);
+    fs.cpSync(path.join(FIXTURES_DIR, 'a-express-shared-server', 'src'), path.join(outer, 'server', 'src'), { recursive: true });
+    const result = apply({ paths: [path.join(outer, 'server')], cwd: outer, allowDirty: true, target: '2026-07-28' });
+    expect(result.problems).toEqual([]);
+    expect(result.changes.map((c) => c.file)).toEqual(['src/index.ts']);
+    expect(fs.readFileSync(path.join(outer, 'package.json'), 'utf8')).toBe(manifest);
+    const note = result.manual.find((m) => m.file === path.join(outer, 'package.json'));
+    expect(note?.message).toMatch(/outside the scanned root and was not edited/);
+    fs.rmSync(outer, { recursive: true, force: true });
+  });
+});
