@@ -252,6 +252,8 @@ function runTransform(transform: TransformModule, working: WorkingFile, findings
     return true;
   }
   if (output == null || output === working.text) return false;
+  // Test-only seam (never set in real use): MCP_MIGRATE_FAULT_OUTPUT=<relPath> makes a transform's output unparsable.
+  if (process.env.MCP_MIGRATE_FAULT_OUTPUT === working.source.relPath) output += '\n}}} (';
   const broken = syntaxError(createProject().createSourceFile(filePath, output, { overwrite: true }));
   if (broken) {
     working.failed = { file: working.source.relPath, kind: 'invalid-output', message: `${transform.id} produced code that does not parse (${broken}); file left unchanged` };
