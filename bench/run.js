@@ -19,6 +19,8 @@ const TARGETS = {
   checkMsPerCandidate: 40,
   // apply --dry-run, per candidate file (parse, analyse, transform, re-analyse between transforms, diff).
   applyMsPerCandidate: 250,
+  // apply --dry-run --target 2026-07-28: also runs the official v1→v2 codemod once per package.
+  applyV2MsPerCandidate: 600,
   // peak resident memory of this process.
   peakRssMiB: 1024,
 };
@@ -60,11 +62,14 @@ try {
   const candidates = checked.value.summary.filesParsed;
   const applied = time(() => apply({ paths: [root], cwd: root, dryRun: true, target: '2025-11-25' }));
   peakRss = Math.max(peakRss, process.memoryUsage().rss);
+  const appliedV2 = time(() => apply({ paths: [root], cwd: root, dryRun: true, target: '2026-07-28' }));
+  peakRss = Math.max(peakRss, process.memoryUsage().rss);
   const scanned = checked.value.summary.filesScanned;
   const results = {
     corpus: { filesScanned: scanned, candidatesParsed: candidates, findings: checked.value.findings.length },
     check: { ms: Math.round(checked.ms), filesPerSecond: Math.round((scanned / checked.ms) * 1000), msPerCandidate: Math.round(checked.ms / Math.max(1, candidates)) },
     applyDryRun: { ms: Math.round(applied.ms), changedFiles: applied.value.changes.length, msPerCandidate: Math.round(applied.ms / Math.max(1, candidates)) },
+    applyDryRunV2: { ms: Math.round(appliedV2.ms), changedFiles: appliedV2.value.changes.length, msPerCandidate: Math.round(appliedV2.ms / Math.max(1, candidates)) },
     peakRssMiB: Math.round(peakRss / 1024 / 1024),
     node: process.version,
     cpus: os.cpus().length,
@@ -73,6 +78,7 @@ try {
   if (results.check.ms > TARGETS.checkMs) misses.push(`check ${results.check.ms} ms > ${TARGETS.checkMs}`);
   if (results.check.msPerCandidate > TARGETS.checkMsPerCandidate) misses.push(`check ${results.check.msPerCandidate} ms/candidate > ${TARGETS.checkMsPerCandidate}`);
   if (results.applyDryRun.msPerCandidate > TARGETS.applyMsPerCandidate) misses.push(`apply ${results.applyDryRun.msPerCandidate} ms/candidate > ${TARGETS.applyMsPerCandidate}`);
+  if (results.applyDryRunV2.msPerCandidate > TARGETS.applyV2MsPerCandidate) misses.push(`apply (2026-07-28) ${results.applyDryRunV2.msPerCandidate} ms/candidate > ${TARGETS.applyV2MsPerCandidate}`);
   if (results.peakRssMiB > TARGETS.peakRssMiB) misses.push(`peak RSS ${results.peakRssMiB} MiB > ${TARGETS.peakRssMiB}`);
   console.log(JSON.stringify({ targets: TARGETS, results, misses }, null, 2));
   process.exitCode = misses.length > 0 ? 1 : 0;
