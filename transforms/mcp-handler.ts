@@ -8,7 +8,7 @@
 import type { API, FileInfo } from 'jscodeshift';
 import { createContext, print, type TransformContext, type TransformOptions } from './lib/context';
 import { containsLocation, isFunctionNode, referencedNames, type AnyNode } from './lib/ast';
-import { asRouteStatement, sourceOf, type RouteStatement } from './lib/routes';
+import { asRouteStatement, sourceOf, statementLists, type RouteStatement } from './lib/routes';
 import { placeholder } from './lib/emit';
 import { afterImports, ensureNamedImport } from './lib/imports';
 import { removeDeadDeclarations } from './lib/dead-code';
@@ -33,7 +33,7 @@ export default function transform(file: FileInfo, api: API, options: TransformOp
   for (const anchor of anchors) {
     const result = rewriteRoutes(context, anchor, handled) ?? rewriteBranch(context, anchor, handled);
     if (result === true) changed = true;
-    else if (typeof result === 'string') changed = addMarker(context, anchor.line, 'per-request-transport', result) || changed;
+    else if (typeof result === 'string' && result !== 'handled') changed = addMarker(context, anchor.line, 'per-request-transport', result) || changed;
   }
   return changed ? print(context) : undefined;
 }
@@ -64,15 +64,14 @@ function paramNames(fn: AnyNode): Set<string> {
   return new Set(((fn.params as AnyNode[]) ?? []).filter((p) => p.type === 'Identifier').map((p) => p.name as string));
 }
 
-function rewriteRoutes(context: TransformContext, anchor: Finding, handled: Set<AnyNode>): true | string | undefined {
-  const { j, root } = context;
-  const blocks = [...root.find(j.Program).nodes(), ...root.find(j.BlockStatement).nodes()] as unknown as AnyNode[];
-  for (const block of blocks) {
-    const body = block.body as AnyNode[];
+function rewriteRoutes(context: TransformContext, anchor: Finding, handled: Set<AnyNode>): true | 'handled' | string | undefined {
+  const { j } = context;
+  for (const body of statementLists(context)) {
     const routes = body.map((s, i) => asRouteStatement(j, s, i)).filter((r): r is RouteStatement => !!r);
     const hit = routes.find((r) => containsLocation(r.statement, anchor));
     if (!hit) continue;
-    if (handled.has(hit.statement)) return false as unknown as true;
+    // Another anchor of the same endpoint already rewrote it.
+    if (handled.has(hit.statement)) return 'handled';
     const siblings = routes.filter((r) => r.receiverText === hit.receiverText && r.pathText === hit.pathText);
     siblings.forEach((r) => handled.add(r.statement));
     const post = hit.registrations.find((g) => g.method === 'post' || g.method === 'all') ?? hit.registrations[0];

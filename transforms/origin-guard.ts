@@ -7,7 +7,7 @@ import type { API, FileInfo } from 'jscodeshift';
 import { createContext, print, type TransformContext, type TransformOptions } from './lib/context';
 import { containsLocation, isFunctionNode, referencedNames, type AnyNode } from './lib/ast';
 import { placeholder } from './lib/emit';
-import { asRouteStatement } from './lib/routes';
+import { asRouteStatement, functionsByName, statementLists } from './lib/routes';
 import { afterImports, ensureNamedImports } from './lib/imports';
 import { GUARD_NAME, guardCall, guardFunction } from './lib/templates';
 import { addMarker } from './hoist-server-factory';
@@ -44,11 +44,9 @@ export default function transform(file: FileInfo, api: API, options: TransformOp
 
 /** The route whose registration contains the anchor, plus sibling routes on the same receiver and path. */
 function handlersForAnchor(context: TransformContext, anchor: { line: number; column: number }): AnyNode[] {
-  const { j, root } = context;
-  const blocks = [...root.find(j.Program).nodes(), ...root.find(j.BlockStatement).nodes()] as unknown as AnyNode[];
+  const { j } = context;
   const functions = functionsByName(context);
-  for (const block of blocks) {
-    const body = block.body as AnyNode[];
+  for (const body of statementLists(context)) {
     const routes = body.map((s, i) => asRouteStatement(j, s, i)).filter((r): r is NonNullable<typeof r> => !!r);
     const hit = routes.find((r) => containsLocation(r.statement, anchor));
     if (!hit) continue;
@@ -57,19 +55,6 @@ function handlersForAnchor(context: TransformContext, anchor: { line: number; co
       .filter((h): h is AnyNode => !!h && isFunctionNode(h) && (h.body as AnyNode).type === 'BlockStatement');
   }
   return [];
-}
-
-function functionsByName(context: TransformContext): Map<string, AnyNode> {
-  const { j, root } = context;
-  const map = new Map<string, AnyNode>();
-  root.find(j.FunctionDeclaration).forEach((p) => {
-    if (p.node.id) map.set(p.node.id.name as string, p.node as unknown as AnyNode);
-  });
-  root.find(j.VariableDeclarator).forEach((p) => {
-    const init = p.node.init as unknown as AnyNode | null;
-    if (p.node.id.type === 'Identifier' && init && isFunctionNode(init)) map.set(p.node.id.name, init);
-  });
-  return map;
 }
 
 /** node:http style: the `if` block around the anchor, inside a function taking (req, res). */

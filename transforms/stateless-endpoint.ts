@@ -9,7 +9,7 @@ import type { API, FileInfo } from 'jscodeshift';
 import { createContext, print, type TransformContext, type TransformOptions } from './lib/context';
 import { containsLocation, isFunctionNode, referencedNames, type AnyNode } from './lib/ast';
 import { placeholder } from './lib/emit';
-import { asRouteStatement, sourceOf, type RouteStatement } from './lib/routes';
+import { asRouteStatement, endpointRoles, functionsByName, sourceOf, statementLists, type EndpointRole, type RouteStatement } from './lib/routes';
 import { removeDeadDeclarations } from './lib/dead-code';
 import { ensureNamedImport } from './lib/imports';
 import { goneBody, methodNotAllowedBody, statelessPostBody, STREAMABLE_MODULE } from './lib/templates';
@@ -24,10 +24,9 @@ export const parser = 'tsx';
 export const STREAMABLE_MODULES = [STREAMABLE_MODULE, '@modelcontextprotocol/sdk/server/streamableHttp'];
 export const DEFAULT_ENDPOINT = '/mcp';
 
-type Role = 'sse-stream' | 'sse-messages' | 'streamable';
 
 interface ClusterRoute extends RouteStatement {
-  roles: Set<Role>;
+  roles: Set<EndpointRole>;
   /** The statement list the route sits in (routes of one app can sit in different blocks). */
   body: AnyNode[];
 }
@@ -36,7 +35,6 @@ export default function transform(file: FileInfo, api: API, options: TransformOp
   const context = createContext(file, api, options, rules);
   const anchors = context.findings.filter((f) => f.fix === 'auto');
   if (anchors.length === 0) return undefined;
-  const { j, root } = context;
   const cluster = findCluster(context, anchors);
   if (cluster) {
     const result = rewriteCluster(context, cluster);
@@ -51,7 +49,6 @@ export default function transform(file: FileInfo, api: API, options: TransformOp
   for (const anchor of anchors) {
     changed = addMarker(context, anchor.line, anchor.ruleId, branchResult ?? 'move this endpoint to stateless Streamable HTTP by hand (one POST endpoint, a fresh server per request, 405 on GET/DELETE)') || changed;
   }
-  void root;
   return changed ? print(context) : undefined;
 }
 
@@ -63,27 +60,18 @@ interface Cluster {
 
 /** The route statements (in one block, on one receiver) that contain or call code with an anchor finding. */
 function findCluster(context: TransformContext, anchors: Finding[]): Cluster | undefined {
-  const { j, root } = context;
-  const functionsByName = new Map<string, AnyNode>();
-  root.find(j.FunctionDeclaration).forEach((p) => {
-    if (p.node.id) functionsByName.set(p.node.id.name as string, p.node as unknown as AnyNode);
-  });
-  root.find(j.VariableDeclarator).forEach((p) => {
-    const init = p.node.init as unknown as AnyNode | null;
-    if (p.node.id.type === 'Identifier' && init && isFunctionNode(init)) functionsByName.set(p.node.id.name, init);
-  });
+  const { j } = context;
+  const functions = functionsByName(context);
   const candidates: Array<{ body: AnyNode[]; route: ClusterRoute; handlers: AnyNode[] }> = [];
-  const blocks = [...root.find(j.Program).nodes(), ...root.find(j.BlockStatement).nodes()] as unknown as AnyNode[];
-  blocks.forEach((block) => {
-    const body = block.body as AnyNode[];
+  statementLists(context).forEach((body) => {
     body.forEach((statement, index) => {
       const route = asRouteStatement(j, statement, index);
       if (!route) return;
-      const handlers = route.registrations.map((r) => r.handler.type === 'Identifier' ? functionsByName.get(r.handler.name as string) : r.handler).filter((h): h is AnyNode => !!h);
+      const handlers = route.registrations.map((r) => r.handler.type === 'Identifier' ? functions.get(r.handler.name as string) : r.handler).filter((h): h is AnyNode => !!h);
       const regions = [statement, ...handlers];
       const hits = anchors.filter((a) => regions.some((r) => containsLocation(r, a)) || (a.related ?? []).some((rel) => rel.file === a.file && regions.some((r) => containsLocation(r, rel))));
       if (hits.length === 0) return;
-      candidates.push({ body, route: { ...route, body, roles: rolesOf(j, regions, anchors) }, handlers: handlers.filter((h) => !regions.slice(0, 1).some((s) => s === h) && h !== statement) });
+      candidates.push({ body, route: { ...route, body, roles: endpointRoles(j, regions, anchors) }, handlers: handlers.filter((h) => !regions.slice(0, 1).some((s) => s === h) && h !== statement) });
     });
   });
   if (candidates.length === 0) return undefined;
@@ -103,22 +91,6 @@ function containsNode(outer: AnyNode, inner: AnyNode): boolean {
   if (!o || !i) return false;
   return (i.start.line > o.start.line || (i.start.line === o.start.line && i.start.column >= o.start.column)) &&
     (i.end.line < o.end.line || (i.end.line === o.end.line && i.end.column <= o.end.column));
-}
-
-function rolesOf(j: TransformContext['j'], regions: AnyNode[], anchors: Finding[]): Set<Role> {
-  const roles = new Set<Role>();
-  for (const region of regions) {
-    const calls = j(region as never).find(j.CallExpression).nodes() as unknown as AnyNode[];
-    for (const call of calls) {
-      const callee = call.callee as AnyNode;
-      if (callee.type !== 'MemberExpression') continue;
-      const name = (callee.property as AnyNode).name;
-      if (name === 'handlePostMessage') roles.add('sse-messages');
-      if (name === 'handleRequest') roles.add('streamable');
-    }
-    if (anchors.some((a) => a.ruleId === 'legacy-sse-transport' && /SSEServerTransport/.test(a.message) && containsLocation(region, a))) roles.add('sse-stream');
-  }
-  return roles;
 }
 
 /** The expression that builds a fresh server, read from the `connect()` calls of the cluster's handlers. */

@@ -1,6 +1,6 @@
 // What SDK classes a value can hold: `new X()`, variables initialised or assigned with one, type
 // annotations that name one (`Record<string, SSEServerTransport>`), and containers written to with one.
-import { identifiersNamed, nodesOfKind } from './node-index';
+import { identifiersNamed } from './node-index';
 import { Node, SyntaxKind, type Symbol as TsMorphSymbol } from 'ts-morph';
 import { resolveOrigin, type ImportOrigin } from './resolve';
 

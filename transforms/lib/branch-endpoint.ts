@@ -7,7 +7,7 @@ import { containsLocation, isFunctionNode, referencedNames, statementsOf, type A
 import { placeholder } from './emit';
 import { ensureNamedImport } from './imports';
 import { removeDeadDeclarations } from './dead-code';
-import { sourceOf } from './routes';
+import { endpointRoles, sourceOf, type EndpointRole } from './routes';
 import { goneBody, methodNotAllowedBody, statelessPostBody } from './templates';
 
 const PATH_SUBJECT = /(?:^|\.)(?:url|pathname|path)$/i;
@@ -19,7 +19,7 @@ interface Branch {
   comparison: AnyNode;
   subject: string;
   literal: string;
-  roles: Set<'sse-stream' | 'sse-messages' | 'streamable'>;
+  roles: Set<EndpointRole>;
 }
 
 export function rewriteBranches(context: TransformContext, anchors: Finding[], modules: string[], endpointPath: string): true | string | undefined {
@@ -36,7 +36,7 @@ export function rewriteBranches(context: TransformContext, anchors: Finding[], m
     // Keep the innermost branch with a path test for each anchor.
     const nested = branches.findIndex((b) => containsNode(b.node, node));
     if (nested >= 0) branches.splice(nested, 1);
-    branches.push({ path, node, ...comparison, roles: rolesOf(j, consequent, anchors) });
+    branches.push({ path, node, ...comparison, roles: endpointRoles(j, [consequent], anchors) });
   });
   if (branches.length === 0) return undefined;
   const fnPath = enclosingFunction(branches[0].path);
@@ -139,21 +139,6 @@ function isStringLiteral(node: AnyNode): boolean {
 
 function containsNode(outer: AnyNode, inner: AnyNode): boolean {
   return !!outer.loc && !!inner.loc && outer !== inner && containsLocation(outer, { line: inner.loc.start.line, column: inner.loc.start.column + 1 });
-}
-
-function rolesOf(j: TransformContext['j'], region: AnyNode, anchors: Finding[]): Branch['roles'] {
-  const roles: Branch['roles'] = new Set();
-  j(region as never)
-    .find(j.CallExpression)
-    .forEach((p) => {
-      const callee = p.node.callee as unknown as AnyNode;
-      if (callee.type !== 'MemberExpression') return;
-      const name = (callee.property as AnyNode).name;
-      if (name === 'handlePostMessage') roles.add('sse-messages');
-      if (name === 'handleRequest') roles.add('streamable');
-    });
-  if (anchors.some((a) => a.ruleId === 'legacy-sse-transport' && /SSEServerTransport/.test(a.message) && containsLocation(region, a))) roles.add('sse-stream');
-  return roles;
 }
 
 function enclosingFunction(path: ASTPath): ASTPath | undefined {

@@ -1,7 +1,9 @@
 // Route registrations as jscodeshift sees them: `app.get(path, …mw, handler)`, `router.all(…)`,
 // `app.route(path).post(h).get(h)`. Used to find and replace the MCP endpoint's routes.
 import type { JSCodeshift } from 'jscodeshift';
-import { isFunctionNode, type AnyNode } from './ast';
+import { containsLocation, isFunctionNode, type AnyNode } from './ast';
+import type { TransformContext } from './context';
+import type { Finding } from '../../src/model';
 
 export const ROUTE_METHODS = new Set(['get', 'post', 'put', 'patch', 'delete', 'all', 'use']);
 
@@ -77,4 +79,43 @@ export function asRouteStatement(j: JSCodeshift, statement: AnyNode, index: numb
     };
   }
   return undefined;
+}
+
+/** What an endpoint region does with the SDK transports. */
+export type EndpointRole = 'sse-stream' | 'sse-messages' | 'streamable';
+
+/** The roles of route handlers or branches: SSE stream (the anchored construction), SSE messages, Streamable HTTP. */
+export function endpointRoles(j: JSCodeshift, regions: AnyNode[], anchors: Finding[]): Set<EndpointRole> {
+  const roles = new Set<EndpointRole>();
+  for (const region of regions) {
+    for (const call of j(region as never).find(j.CallExpression).nodes() as unknown as AnyNode[]) {
+      const callee = call.callee as AnyNode;
+      if (callee.type !== 'MemberExpression') continue;
+      const name = (callee.property as AnyNode).name;
+      if (name === 'handlePostMessage') roles.add('sse-messages');
+      if (name === 'handleRequest') roles.add('streamable');
+    }
+    if (anchors.some((a) => a.ruleId === 'legacy-sse-transport' && /SSEServerTransport/.test(a.message) && containsLocation(region, a))) roles.add('sse-stream');
+  }
+  return roles;
+}
+
+/** Every statement list of the file: the program body and each block. */
+export function statementLists(context: TransformContext): AnyNode[][] {
+  const { j, root } = context;
+  return ([...root.find(j.Program).nodes(), ...root.find(j.BlockStatement).nodes()] as unknown as AnyNode[]).map((block) => block.body as AnyNode[]);
+}
+
+/** Functions declared in the file by name (declarations and `const f = () => …`), for handlers passed by name. */
+export function functionsByName(context: TransformContext): Map<string, AnyNode> {
+  const { j, root } = context;
+  const map = new Map<string, AnyNode>();
+  root.find(j.FunctionDeclaration).forEach((p) => {
+    if (p.node.id) map.set(p.node.id.name as string, p.node as unknown as AnyNode);
+  });
+  root.find(j.VariableDeclarator).forEach((p) => {
+    const init = p.node.init as unknown as AnyNode | null;
+    if (p.node.id.type === 'Identifier' && init && isFunctionNode(init)) map.set(p.node.id.name, init);
+  });
+  return map;
 }
