@@ -9,6 +9,7 @@ import { isUsageError } from '../engine/errors';
 import { REPORT_FORMATS, renderDiff, renderReport, type ReportFormat } from '../report';
 import { allRuleMetas } from '../rules';
 import { applyExitCode, checkExitCode, EXIT_FAILURE } from './exit-codes';
+import { CONFIG_FILE, loadConfig, type Config } from '../config/load';
 import type { AnyResult } from '../model';
 
 const VERSION: string = require('../../../package.json').version;
@@ -66,9 +67,18 @@ function scanOptions(args: CommonArgs) {
 
 export async function main(argv: string[]): Promise<number> {
   let exitCode = 0;
+  let config: Config | undefined;
+  try {
+    config = loadConfig(argv, process.cwd());
+  } catch (error) {
+    process.stderr.write(`mcp-migrate: ${(error as Error).message}\n`);
+    return EXIT_FAILURE;
+  }
   const parser = yargs(argv)
     .scriptName('mcp-migrate')
     .version(VERSION)
+    .option('config', { type: 'string', describe: `Configuration file (default: ./${CONFIG_FILE} when present)` })
+    .config(config ?? {})
     .strict()
     .command(
       'check [paths..]',
