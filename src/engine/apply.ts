@@ -3,24 +3,24 @@
 // for a human, and which endpoint now serves MCP → write atomically (unless --dry-run).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { migrateSdkSurface } from './sdk-v2-surface';
 import jscodeshift from 'jscodeshift';
 import { createTwoFilesPatch } from 'diff';
+import { Node, SyntaxKind } from 'ts-morph';
 import type { ApplyResult, FileChange, FileProblem, Finding, ManualItem, ServedEndpoint } from '../model';
+import type { Rule } from '../rules/rule';
+import { allRules } from '../rules';
+import { FileFacts } from '../analysis/file-facts';
+import { routeContextsOf } from '../analysis/routes';
 import { transforms as allTransforms, type TransformModule } from '../../transforms';
 import { parserFor } from '../../transforms/lib/context';
 import markLeftoversRun, { id as markLeftoversId } from '../../transforms/mark-leftovers';
-import { scan, collectCheckResult, selectRules, type ScanOptions, type LoadedSource } from './scan';
-import type { Rule } from '../rules/rule';
-import { Node, SyntaxKind } from 'ts-morph';
 import { analyzeSources, createProject, syntaxError, type Analysis, type SourceInput } from './analyze';
-import { allRules } from '../rules';
+import { scan, collectCheckResult, selectRules, type ScanOptions, type LoadedSource } from './scan';
+import { migrateSdkSurface } from './sdk-v2-surface';
 import { writeSourceText } from './read-source';
 import { dirtyFiles, writeFileAtomic } from './write';
-import { routeContextsOf } from '../analysis/routes';
-import { FileFacts } from '../analysis/file-facts';
-
 import { DEFAULT_TARGET, type Target } from './targets';
+
 export { DEFAULT_TARGET, TARGETS, type Target } from './targets';
 /** The id under which the official v1→v2 codemod's changes are reported. */
 const SDK_SURFACE_STEP = 'sdk-v2-surface';
@@ -124,29 +124,10 @@ export function migrateSources(sources: SourceInput[], options: MigrateOptions =
   let manifests = new Map(options.manifests ?? []);
   const surfaceNotes: ManualItem[] = [];
   if (target === '2026-07-28') {
-    // Files that do not parse are left alone here too (the scan already reported them).
-    const unparsed = new Set(analysis.files.filter((f) => f.parseError).map((f) => f.relPath));
-    const surface = migrateSdkSurface({ files: new Map([...files].filter(([rel, w]) => !w.failed && !unparsed.has(rel)).map(([rel, w]) => [rel, w.text])), manifests });
-    for (const [rel, text] of surface.files) {
-      const working = files.get(rel)!;
-      if (text === working.text) continue;
-      const broken = syntaxError(createProject().createSourceFile(working.source.absPath, text, { overwrite: true }));
-      if (broken) {
-        working.failed = { file: rel, kind: 'invalid-output', message: `the v1→v2 SDK codemod produced code that does not parse (${broken}); file left unchanged` };
-        working.text = working.original;
-        problems.push(working.failed);
-      } else {
-        working.text = text;
-        working.transformIds.add(SDK_SURFACE_STEP);
-      }
-      stale = true;
-    }
+    const surface = sdkSurfaceStep(files, analysis, manifests, problems);
     manifests = surface.manifests;
-    for (const d of surface.diagnostics) {
-      if (d.level === 'info') continue;
-      surfaceNotes.push({ file: d.file, line: d.line, ruleId: 'sdk-v2-surface', message: `(from @modelcontextprotocol/codemod) ${d.message}` });
-    }
-    for (const w of surface.manifestWarnings) surfaceNotes.push({ file: w.manifest, line: 1, ruleId: 'sdk-v2-surface', message: w.message });
+    surfaceNotes.push(...surface.notes);
+    stale = surface.changed || stale;
   }
   if (stale) analysis = reanalyze(files, rules);
   return {
@@ -158,6 +139,40 @@ export function migrateSources(sources: SourceInput[], options: MigrateOptions =
     problems,
     analysis,
   };
+}
+
+/**
+ * 2026-07-28: the official v1→v2 codemod on the working texts. A file it breaks keeps its original text, and then no
+ * manifest is edited either (package.json must not promise v2 for code that stayed on v1).
+ */
+function sdkSurfaceStep(files: Map<string, WorkingFile>, analysis: Analysis, manifests: Map<string, string>, problems: FileProblem[]) {
+  // Files that do not parse are left alone here too (the scan already reported them).
+  const unparsed = new Set(analysis.files.filter((f) => f.parseError).map((f) => f.relPath));
+  const surface = migrateSdkSurface({ files: new Map([...files].filter(([rel, w]) => !w.failed && !unparsed.has(rel)).map(([rel, w]) => [rel, w.text])), manifests });
+  let changed = false;
+  let broke = false;
+  for (const [rel, text] of surface.files) {
+    const working = files.get(rel)!;
+    if (text === working.text) continue;
+    changed = true;
+    const broken = syntaxError(createProject().createSourceFile(working.source.absPath, text, { overwrite: true }));
+    if (broken) {
+      broke = true;
+      working.failed = { file: rel, kind: 'invalid-output', message: `the v1→v2 SDK codemod produced code that does not parse (${broken}); file left unchanged` };
+      working.text = working.original;
+      problems.push(working.failed);
+    } else {
+      working.text = text;
+      working.transformIds.add(SDK_SURFACE_STEP);
+    }
+  }
+  const notes: ManualItem[] = [
+    ...surface.diagnostics
+      .filter((d) => d.level !== 'info')
+      .map((d) => ({ file: d.file, line: d.line, ruleId: 'sdk-v2-surface', message: `(from @modelcontextprotocol/codemod) ${d.message}` })),
+    ...surface.manifestWarnings.map((w) => ({ file: w.manifest, line: 1, ruleId: 'sdk-v2-surface', message: w.message })),
+  ];
+  return { manifests: broke ? manifests : surface.manifests, notes, changed };
 }
 
 export function apply(options: ApplyOptions): ApplyResult {
