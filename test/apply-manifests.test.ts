@@ -5,13 +5,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { apply } from '../src/engine/apply';
-import { FIXTURES_DIR, REPO_ROOT } from './helpers/server-process';
+import { FIXTURES_DIR, scratchDir } from './helpers/server-process';
 
-function workspace(name: string): string {
-  const dir = path.join(REPO_ROOT, '.tmp', 'manifests', `${name}-${process.pid}-${Date.now().toString(36)}`);
-  fs.mkdirSync(dir, { recursive: true });
-  return dir;
-}
+const workspace = (name: string) => scratchDir('manifests', name);
 
 describe('apply --target 2026-07-28 and package.json', () => {
   it('edits the manifest of each monorepo member that owns a migrated file', () => {

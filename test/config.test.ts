@@ -4,14 +4,13 @@ import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config/load';
-import { REPO_ROOT } from './helpers/server-process';
+import { REPO_ROOT, scratchDir } from './helpers/server-process';
 
 const cli = (cwd: string, ...args: string[]) => spawnSync(process.execPath, [path.join(REPO_ROOT, 'bin', 'mcp-migrate.js'), ...args], { cwd, encoding: 'utf8' });
 const fixture = (name: string) => path.join(REPO_ROOT, 'fixtures', 'servers', name);
 
 function workspace(config?: string): string {
-  const dir = path.join(REPO_ROOT, '.tmp', 'config', `${process.pid}-${Math.random().toString(36).slice(2)}`);
-  fs.mkdirSync(dir, { recursive: true });
+  const dir = scratchDir('config');
   if (config !== undefined) fs.writeFileSync(path.join(dir, 'mcp-migrate.config.json'), config);
   return dir;
 }

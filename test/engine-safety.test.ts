@@ -6,13 +6,9 @@ import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { check } from '../src/engine/scan';
 import { checkExitCode } from '../src/cli/exit-codes';
-import { FIXTURES_DIR, REPO_ROOT } from './helpers/server-process';
+import { FIXTURES_DIR, REPO_ROOT, scratchDir } from './helpers/server-process';
 
-function workspace(name: string): string {
-  const dir = path.join(REPO_ROOT, '.tmp', 'engine-safety', `${name}-${process.pid}-${Date.now().toString(36)}`);
-  fs.mkdirSync(dir, { recursive: true });
-  return dir;
-}
+const workspace = (name: string) => scratchDir('engine-safety', name);
 
 const LEGACY = `import express from 'express';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';

@@ -5,7 +5,7 @@
 
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { cp, mkdir, readFile, rm } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
@@ -90,6 +90,13 @@ export const DEFAULT_DEST_ROOT = path.join(REPO_ROOT, '.tmp', 'fixtures');
 
 export async function readManifest(dir: string): Promise<FixtureManifest> {
   return JSON.parse(await readFile(path.join(dir, 'fixture.json'), 'utf8')) as FixtureManifest;
+}
+
+/** A fresh empty directory under <repo>/.tmp/<group>/ (inside the repo, so node resolves the repo's packages). */
+export function scratchDir(group: string, name = 'case'): string {
+  const dir = path.join(REPO_ROOT, '.tmp', group, `${name}-${randomBytes(4).toString('hex')}`);
+  mkdirSync(dir, { recursive: true });
+  return dir;
 }
 
 /** Names of the fixture servers whose manifest satisfies the predicate, sorted (synchronous: for test tables). */
