@@ -12,7 +12,8 @@ import { asRouteStatement, sourceOf, statementLists, type RouteStatement } from 
 import { placeholder } from './lib/emit';
 import { afterImports, ensureNamedImport } from './lib/imports';
 import { removeDeadDeclarations } from './lib/dead-code';
-import { GUARD_NAME } from './lib/templates';
+import { GUARD_NAME, WEB_GUARD_NAME } from './lib/templates';
+import { importOrigin, isLocalServer, routeFramework } from './lib/framework';
 import { addMarker, uniqueName } from './hoist-server-factory';
 import type { Finding } from '../src/model';
 
@@ -77,28 +78,33 @@ function rewriteRoutes(context: TransformContext, anchor: Finding, handled: Set<
     const post = hit.registrations.find((g) => g.method === 'post' || g.method === 'all') ?? hit.registrations[0];
     const handler = post.handler;
     if (!isFunctionNode(handler)) return 'the endpoint handler is not inline; serve it with createMcpHandler(() => buildServer()) by hand';
+    const framework = routeFramework(context, hit.receiver, handler);
+    if (framework !== 'express' && framework !== 'fastify' && framework !== 'hono') {
+      return `this endpoint is served by ${framework === 'koa' ? 'koa' : 'an unrecognised framework'}; serve it with createMcpHandler(() => buildServer()) by hand`;
+    }
     const factory = factoryOf(context, handler, paramNames(handler));
     if (!factory) return 'no request-independent server factory found; serve the endpoint with createMcpHandler(() => buildServer()) by hand';
-    const guarded = sourceOf(j, handler).includes(`${GUARD_NAME}(`);
-    const appCreated = replaceExpressApp(context, hit.receiverText);
-    const handlerName = uniqueName(context, 'mcpHandler');
-    const toNodeHandler = ensureNamedImport(context, V2_NODE, 'toNodeHandler');
-    const createMcpHandler = ensureNamedImport(context, V2_SERVER, 'createMcpHandler');
-    const middlewares = post.middlewares.map((m) => `${sourceOf(j, m)}, `).join('');
-    const quote = context.quote === 'double' ? '"' : "'";
-    const keepGuard = guarded && !appCreated;
-    const route = keepGuard
-      ? `${hit.receiverText}.all(${hit.pathText}, ${middlewares}(req, res) => {\n  if (${GUARD_NAME}(req, res)) return;\n  void ${handlerName}(req, res, req.body);\n});`
-      : `${hit.receiverText}.all(${hit.pathText}, ${middlewares}(req, res) => void ${handlerName}(req, res, req.body));`;
+    const handlerSource = sourceOf(j, handler);
+    const replaced = replaceApp(context, hit.receiverText, framework);
+    const mount = MOUNTS[framework]({
+      context,
+      receiver: hit.receiverText,
+      path: hit.pathText,
+      middlewares: post.middlewares.map((m) => `${sourceOf(j, m)}, `).join(''),
+      params: ((handler.params as AnyNode[]) ?? []).map((p) => (p.type === 'Identifier' ? (p.name as string) : undefined)),
+      handlerName: uniqueName(context, 'mcpHandler'),
+      factory,
+      guarded: !replaced && handlerSource.includes(`${framework === 'hono' ? WEB_GUARD_NAME : GUARD_NAME}(`),
+      appReplaced: !!replaced,
+    });
     const code = [
-      `// mcp-migrate: createMcpHandler serves protocol 2026-07-28 with a fresh server per request; legacy: ${quote}stateless${quote}`,
+      `// mcp-migrate: createMcpHandler serves protocol 2026-07-28 with a fresh server per request; legacy: ${quoted(context, 'stateless')}`,
       `// also serves 2025-era clients, and GET/DELETE answer 405.`,
-      `const ${handlerName} = ${toNodeHandler}(${createMcpHandler}(() => ${factory}, { legacy: ${quote}${handlerLegacyMode(context)}${quote} }));`,
-      route,
+      ...mount,
     ].join('\n');
     const deadCandidates = new Set<string>();
     for (const route of siblings) for (const name of referencedNames(j, route.statement)) deadCandidates.add(name);
-    if (appCreated) deadCandidates.add(GUARD_NAME);
+    if (replaced) [GUARD_NAME, WEB_GUARD_NAME, replaced].forEach((name) => deadCandidates.add(name));
     const insertAt = body.indexOf(siblings[0].statement);
     for (const route of siblings) body.splice(body.indexOf(route.statement), 1);
     body.splice(insertAt, 0, placeholder(context, code, 'block'));
@@ -108,28 +114,114 @@ function rewriteRoutes(context: TransformContext, anchor: Finding, handled: Set<
   return undefined;
 }
 
-/** `const app = express()` in this file becomes `createMcpExpressApp()` (Host + Origin validation). */
-function replaceExpressApp(context: TransformContext, receiver: string): boolean {
-  const { j, root } = context;
-  const declarator = root
-    .find(j.VariableDeclarator, { id: { name: receiver } })
-    .filter((p) => {
-      const init = p.node.init as unknown as AnyNode | null;
-      return !!init && init.type === 'CallExpression' && /^(?:express|express\.default)$/.test(sourceOf(j, init.callee as AnyNode)) && (init.arguments as AnyNode[]).length === 0;
-    })
-    .nodes()[0] as unknown as AnyNode | undefined;
-  if (!declarator) return false;
-  const createApp = ensureNamedImport(context, V2_EXPRESS, 'createMcpExpressApp');
-  declarator.init = j.callExpression(j.identifier(createApp), []) as never;
-  return true;
+interface MountInput {
+  context: TransformContext;
+  receiver: string;
+  path: string;
+  /** Route arguments between the path and the handler (express middleware, fastify route options), with `, `. */
+  middlewares: string;
+  /** The old handler's parameter names (undefined for patterns), reused so the route reads like the old one. */
+  params: Array<string | undefined>;
+  handlerName: string;
+  factory: string;
+  /** The old handler started with our Origin guard and the app does not validate: keep the guard. */
+  guarded: boolean;
+  /** The app is now made by createMcp*App (Host and Origin validation, parsed body). */
+  appReplaced: boolean;
 }
 
-/** node:http style: the `if (path…)` branch holding the per-request idiom answers through the handler. */
+function quoted(context: TransformContext, text: string): string {
+  return context.quote === 'double' ? `"${text}"` : `'${text}'`;
+}
+
+function handlerDeclaration(input: MountInput, node: boolean): string {
+  const { context, handlerName, factory } = input;
+  const createMcpHandler = ensureNamedImport(context, V2_SERVER, 'createMcpHandler');
+  const handler = `${createMcpHandler}(() => ${factory}, { legacy: ${quoted(context, handlerLegacyMode(context))} })`;
+  return `const ${handlerName} = ${node ? `${ensureNamedImport(context, V2_NODE, 'toNodeHandler')}(${handler})` : handler};`;
+}
+
+/** The route serving every method of the endpoint through createMcpHandler, per framework. */
+const MOUNTS: Record<'express' | 'fastify' | 'hono', (input: MountInput) => string[]> = {
+  express(input) {
+    const { receiver, path, middlewares, handlerName: h } = input;
+    const declaration = handlerDeclaration(input, true);
+    if (!input.guarded) return [declaration, `${receiver}.all(${path}, ${middlewares}(req, res) => void ${h}(req, res, req.body));`];
+    return [declaration, `${receiver}.all(${path}, ${middlewares}(req, res) => {`, `  if (${GUARD_NAME}(req, res)) return;`, `  void ${h}(req, res, req.body);`, `});`];
+  },
+  // fastify parsed the body; hijack() hands the raw response to the Node handler (no reply.send() after it).
+  fastify(input) {
+    const { receiver, path, middlewares, handlerName: h } = input;
+    const request = input.params[0]?.replace(/^_+/, '') || 'request';
+    const reply = input.params[1]?.replace(/^_+/, '') || 'reply';
+    return [
+      handlerDeclaration(input, true),
+      `${receiver}.all(${path}, ${middlewares}async (${request}, ${reply}) => {`,
+      `  ${reply}.hijack();`,
+      ...(input.guarded ? [`  if (${GUARD_NAME}(${request}.raw, ${reply}.raw)) return;`] : []),
+      `  await ${h}(${request}.raw, ${reply}.raw, ${request}.body);`,
+      `});`,
+    ];
+  },
+  // hono is Web-standard: the handler's fetch() takes the Request and returns the Response.
+  hono(input) {
+    const { context, receiver, path, middlewares, handlerName: h } = input;
+    const c = input.params[0]?.replace(/^_+/, '') || 'c';
+    const call = input.appReplaced
+      ? `${h}.fetch(${c}.req.raw, { parsedBody: ${c}.get(${quoted(context, 'parsedBody')}) })`
+      : input.guarded ? `${WEB_GUARD_NAME}(${c}.req.raw) ?? ${h}.fetch(${c}.req.raw)` : `${h}.fetch(${c}.req.raw)`;
+    return [handlerDeclaration(input, false), `${receiver}.all(${path}, ${middlewares}(${c}) => ${call});`];
+  },
+};
+
+/**
+ * The app made in this file with no options (`express()`, `Fastify()`, `new Hono()`) becomes the framework's
+ * `createMcp*App()`, which validates Host and Origin (127.0.0.1 by default). Returns the replaced callee's name.
+ */
+function replaceApp(context: TransformContext, receiver: string, framework: 'express' | 'fastify' | 'hono'): string | undefined {
+  const { j, root } = context;
+  const declarator = root.find(j.VariableDeclarator, { id: { name: receiver } }).nodes()[0] as unknown as AnyNode | undefined;
+  const init = declarator?.init as AnyNode | undefined;
+  if (!init || (init.type !== 'CallExpression' && init.type !== 'NewExpression') || (init.arguments as AnyNode[]).length > 0 || init.typeParameters || init.typeArguments) return undefined;
+  const callee = init.callee as AnyNode;
+  const local = callee.type === 'Identifier' ? (callee.name as string) : undefined;
+  const origin = local ? importOrigin(context, local) : undefined;
+  if (!local || !origin || !APP_CONSTRUCTORS[framework].some(([module, name]) => origin.module === module && origin.name === name)) return undefined;
+  const createApp = ensureNamedImport(context, APP_MODULES[framework], APP_FACTORIES[framework]);
+  declarator!.init = j.callExpression(j.identifier(createApp), []) as never;
+  return local;
+}
+
+/** The app constructors createMcp*App replaces: express's default export, fastify's, hono's `Hono` class. */
+const APP_CONSTRUCTORS: Record<'express' | 'fastify' | 'hono', Array<[string, string]>> = {
+  express: [['express', 'default'], ['express', '*']],
+  fastify: [['fastify', 'default'], ['fastify', '*'], ['fastify', 'fastify']],
+  hono: [['hono', 'Hono']],
+};
+const APP_MODULES = { express: V2_EXPRESS, fastify: ['@modelcontextprotocol/fastify'], hono: ['@modelcontextprotocol/hono'] };
+const APP_FACTORIES = { express: 'createMcpExpressApp', fastify: 'createMcpFastifyApp', hono: 'createMcpHonoApp' };
+
+/** The path half of `req.method === 'POST' && url.pathname === '/mcp'` (either order); the test itself when it has no method. */
+function pathTest(j: TransformContext['j'], test: AnyNode): AnyNode | undefined {
+  const mentionsPath = (node: AnyNode) => /(?:url|pathname|path)\b/i.test(sourceOf(j, node));
+  const mentionsMethod = (node: AnyNode) => /\.method\b/.test(sourceOf(j, node));
+  if (!mentionsMethod(test)) return mentionsPath(test) ? test : undefined;
+  if (test.type !== 'LogicalExpression' || test.operator !== '&&') return undefined;
+  const sides = [test.left as AnyNode, test.right as AnyNode];
+  const path = sides.find((side) => mentionsPath(side) && !mentionsMethod(side));
+  const method = sides.find((side) => side !== path);
+  return path && method && mentionsMethod(method) && !mentionsPath(method) ? path : undefined;
+}
+
+/**
+ * node:http and fetch-handler style: the `if (path…)` branch holding the per-request idiom answers through the
+ * handler, for every method (a method check in the test goes: the handler answers GET/DELETE with 405 itself).
+ */
 function rewriteBranch(context: TransformContext, anchor: Finding, handled: Set<AnyNode>): true | string | undefined {
   const { j, root } = context;
   const branch = root
     .find(j.IfStatement)
-    .filter((p) => containsLocation(p.node.consequent as unknown as AnyNode, anchor) && /(?:url|pathname|path)\b/i.test(sourceOf(j, p.node.test as unknown as AnyNode)) && !/\.method\b/.test(sourceOf(j, p.node.test as unknown as AnyNode)))
+    .filter((p) => containsLocation(p.node.consequent as unknown as AnyNode, anchor) && !!pathTest(j, p.node.test as unknown as AnyNode))
     .paths()
     .at(-1);
   if (!branch) return 'the per-request transport is not in a recognisable route; serve it with createMcpHandler(() => buildServer()) by hand';
@@ -139,30 +231,61 @@ function rewriteBranch(context: TransformContext, anchor: Finding, handled: Set<
   let fnPath = branch.parent;
   while (fnPath && !isFunctionNode(fnPath.node as unknown as AnyNode)) fnPath = fnPath.parent;
   const fn = fnPath?.node as unknown as AnyNode | undefined;
-  const [req, res] = (fn?.params as AnyNode[] | undefined) ?? [];
-  if (!fn || req?.type !== 'Identifier' || res?.type !== 'Identifier' || !fn.async) return 'the branch is not in an async (req, res) handler; serve it with createMcpHandler by hand';
+  const params = (fn?.params as AnyNode[] | undefined) ?? [];
+  const web = params.length === 1 && params[0].type === 'Identifier';
+  const [req, res] = params;
+  if (!fn || req?.type !== 'Identifier' || (!web && res?.type !== 'Identifier') || !fn.async) return 'the branch is not in an async (req, res) or (request) handler; serve it with createMcpHandler by hand';
   const consequent = node.consequent as AnyNode;
+  if (consequent.type !== 'BlockStatement') return 'the branch is not a block; serve it with createMcpHandler by hand';
   const factory = factoryOf(context, consequent, paramNames(fn));
   if (!factory) return 'no request-independent server factory found; serve the endpoint with createMcpHandler(() => buildServer()) by hand';
   const guarded = sourceOf(j, consequent).includes(`${GUARD_NAME}(`);
   const endsWithReturn = ((consequent.body as AnyNode[]) ?? []).at(-1)?.type === 'ReturnStatement';
-  const handlerName = uniqueName(context, 'mcpHandler');
-  const toNodeHandler = ensureNamedImport(context, V2_NODE, 'toNodeHandler');
-  const createMcpHandler = ensureNamedImport(context, V2_SERVER, 'createMcpHandler');
-  const quote = context.quote === 'double' ? '"' : "'";
   const deadCandidates = referencedNames(j, consequent);
-  consequent.body = [
-    placeholder(
-      context,
-      [
-        `// mcp-migrate: createMcpHandler serves protocol 2026-07-28 with a fresh server per request (GET/DELETE answer 405).`,
-        ...(guarded ? [`if (${GUARD_NAME}(${req.name}, ${res.name})) return;`] : []),
-        `await ${handlerName}(${req.name}, ${res.name});`,
-        ...(endsWithReturn ? ['return;'] : []),
-      ].join('\n'),
-      'tight',
-    ),
-  ];
+  deadCandidates.add(WEB_GUARD_NAME);
+  node.test = pathTest(j, node.test as AnyNode) as never;
+  const handlerName = uniqueName(context, 'mcpHandler');
+  const createMcpHandler = ensureNamedImport(context, V2_SERVER, 'createMcpHandler');
+  const legacy = `{ legacy: ${quoted(context, handlerLegacyMode(context))} }`;
+  const declarations: string[] = [];
+  if (web) {
+    const request = req.name as string;
+    const checkHost = isLocalServer(context);
+    const hostnames = uniqueName(context, 'mcpAllowedHostnames');
+    const origins = uniqueName(context, 'mcpAllowedOrigins');
+    const checks = [
+      ...(checkHost ? [`${ensureNamedImport(context, V2_SERVER, 'hostHeaderValidationResponse')}(${request}, ${hostnames})`] : []),
+      `${ensureNamedImport(context, V2_SERVER, 'originValidationResponse')}(${request}, ${origins})`,
+    ];
+    consequent.body = [placeholder(context, [
+      `// mcp-migrate: createMcpHandler serves protocol 2026-07-28 with a fresh server per request (GET/DELETE answer 405),`,
+      `// after the ${checkHost ? 'Host and Origin checks' : 'Origin check'} the spec requires (DNS rebinding).`,
+      `return ${checks.join(' ?? ')} ?? ${handlerName}.fetch(${request});`,
+    ].join('\n'), 'tight')];
+    declarations.push(
+      checkHost
+        ? `// mcp-migrate: only localhost passes the Host and Origin checks (DNS rebinding); add the hostnames you serve from.`
+        : `// mcp-migrate: only pages on localhost pass the Origin check (DNS rebinding); add the hostnames of your web clients.`,
+      ...(checkHost ? [`const ${hostnames} = ${ensureNamedImport(context, V2_SERVER, 'localhostAllowedHostnames')}();`] : []),
+      `const ${origins} = ${ensureNamedImport(context, V2_SERVER, 'localhostAllowedOrigins')}();`,
+      `const ${handlerName} = ${createMcpHandler}(() => ${factory}, ${legacy});`,
+    );
+  } else {
+    const toNodeHandler = ensureNamedImport(context, V2_NODE, 'toNodeHandler');
+    consequent.body = [
+      placeholder(
+        context,
+        [
+          `// mcp-migrate: createMcpHandler serves protocol 2026-07-28 with a fresh server per request (GET/DELETE answer 405).`,
+          ...(guarded ? [`if (${GUARD_NAME}(${req.name}, ${res.name})) return;`] : []),
+          `await ${handlerName}(${req.name}, ${res.name});`,
+          ...(endsWithReturn ? ['return;'] : []),
+        ].join('\n'),
+        'tight',
+      ),
+    ];
+    declarations.push(`const ${handlerName} = ${toNodeHandler}(${createMcpHandler}(() => ${factory}, ${legacy}));`);
+  }
   const body = root.find(j.Program).get('body').value as AnyNode[];
   let index = afterImports(body);
   // After the imports and the declarations the factory needs (a function declaration is hoisted; a const is not).
@@ -170,7 +293,7 @@ function rewriteBranch(context: TransformContext, anchor: Finding, handled: Set<
   body.forEach((s, i) => {
     if (s.type === 'VariableDeclaration' && factoryRoot && (s.declarations as AnyNode[]).some((d) => (d.id as AnyNode).name === factoryRoot)) index = Math.max(index, i + 1);
   });
-  body.splice(index, 0, placeholder(context, `const ${handlerName} = ${toNodeHandler}(${createMcpHandler}(() => ${factory}, { legacy: ${quote}${handlerLegacyMode(context)}${quote} }));`, 'block'));
+  body.splice(index, 0, placeholder(context, declarations.join('\n'), 'block'));
   removeDeadDeclarations(context, deadCandidates);
   return true;
 }

@@ -16,6 +16,7 @@ import { goneBody, methodNotAllowedBody, statelessPostBody, STREAMABLE_MODULE } 
 import { addMarker } from './hoist-server-factory';
 import type { Finding } from '../src/model';
 import { rewriteBranches } from './lib/branch-endpoint';
+import { routeFramework } from './lib/framework';
 
 export const id = 'stateless-endpoint';
 export const rules = ['legacy-sse-transport', 'session-id', 'get-stream', 'delete-session', 'last-event-id'];
@@ -140,6 +141,11 @@ function rewriteCluster(context: TransformContext, cluster: Cluster): true | str
   const streamable = cluster.routes.filter((r) => r.roles.has('streamable'));
   const legacy = cluster.routes.filter((r) => r.roles.has('sse-stream') || r.roles.has('sse-messages'));
   if (streamable.length === 0 && legacy.length === 0) return 'unrecognised MCP route shape; rewrite to one stateless POST endpoint by hand';
+  // The stateless handler we write speaks Node's (req, res): express, Router and node:http only.
+  const framework = routeFramework(context, cluster.routes[0].receiver, cluster.routes[0].registrations.at(-1)?.handler);
+  if (framework !== 'express') {
+    return `this endpoint is served by ${framework === 'unknown' ? 'an unrecognised framework' : framework}; rewrite it to one stateless POST endpoint by hand (a fresh server and transport per request, 405 on GET/DELETE)`;
+  }
   const factory = serverFactory(context, cluster);
   if (typeof factory === 'string') return factory;
   const { req, res } = handlerParams(cluster);

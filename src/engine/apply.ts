@@ -366,7 +366,9 @@ function servedEndpoints(analysis: Analysis, changed: Set<string>): ServedEndpoi
     for (const declaration of sourceFile.getVariableDeclarations()) {
       if (!/\bcreateMcpHandler\(/.test(declaration.getInitializer()?.getText() ?? '')) continue;
       for (const call of sourceFile.getDescendantsOfKind(SyntaxKind.CallExpression)) {
-        if (call.getExpression().getText() === declaration.getName()) add(relPath, call, false);
+        // Node mounts call the handler (`toNodeHandler`), Web mounts its `fetch`.
+        const callee = call.getExpression().getText();
+        if (callee === declaration.getName() || callee === `${declaration.getName()}.fetch`) add(relPath, call, false);
       }
     }
   }

@@ -24,6 +24,14 @@ export function placeholder(context: TransformContext, code: string, spacing: Sp
   return statementsOf(context.j, `${token};`)[0];
 }
 
+/** Change the code a placeholder statement stands for (an import that takes one more name). */
+export function rewritePlaceholder(context: TransformContext, node: AnyNode, code: string): void {
+  const token = (node.expression as AnyNode | undefined)?.name;
+  const entry = (placeholders.get(context) ?? []).find((p) => p.token === token);
+  if (!entry) throw new Error('not a placeholder of this transform');
+  entry.code = code;
+}
+
 /**
  * An inline placeholder (an identifier, or a shorthand property `{ token }`), replaced by `code` wherever recast
  * printed it: for an argument or an object property that must read exactly as written.

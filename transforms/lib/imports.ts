@@ -1,9 +1,10 @@
 // Adding and pruning imports (ESM `import` and CommonJS `require` destructuring), format-preserving.
 import type { TransformContext } from './context';
 import { declaredNames, referencedNames, type AnyNode } from './ast';
-import { placeholder } from './emit';
+import { placeholder, rewritePlaceholder } from './emit';
 
-const importPlaceholders = new WeakSet<object>();
+/** Imports this transform is adding (placeholders, printed at the end), with what they import. */
+const importPlaceholders = new WeakMap<object, { module: string; names: string[]; typeOnly: boolean }>();
 
 /** An import, a top-level require, or an import this transform is adding. */
 export function isImportLike(statement: AnyNode): boolean {
@@ -20,9 +21,16 @@ export function afterImports(body: AnyNode[]): number {
   return index;
 }
 
-function importPlaceholder(context: TransformContext, code: string): AnyNode {
-  const node = placeholder(context, code, 'tight');
-  importPlaceholders.add(node);
+function importCode(context: TransformContext, module: string, names: string[], typeOnly: boolean): string {
+  const quote = context.quote === 'double' ? '"' : "'";
+  return context.commonjs
+    ? `const { ${names.join(', ')} } = require(${quote}${module}${quote});`
+    : `import ${typeOnly ? 'type ' : ''}{ ${names.join(', ')} } from ${quote}${module}${quote};`;
+}
+
+function importPlaceholder(context: TransformContext, module: string, names: string[], typeOnly: boolean): AnyNode {
+  const node = placeholder(context, importCode(context, module, names, typeOnly), 'tight');
+  importPlaceholders.set(node, { module, names, typeOnly });
   return node;
 }
 
@@ -60,11 +68,19 @@ export function ensureNamedImports(context: TransformContext, modules: string[],
     return local;
   });
   if (missing.length === 0) return locals;
-  const quote = context.quote === 'double' ? '"' : "'";
   const body = programBody(context);
+  if (context.commonjs && options.typeOnly) return locals;
+  // An import of the same module added earlier in this run takes the new names too.
+  const typeOnly = !context.commonjs && !!options.typeOnly;
+  const added = body.findIndex((d) => importPlaceholders.get(d)?.module === modules[0] && importPlaceholders.get(d)?.typeOnly === typeOnly);
+  if (added >= 0) {
+    const record = importPlaceholders.get(body[added])!;
+    record.names.push(...missing);
+    rewritePlaceholder(context, body[added], importCode(context, record.module, record.names, typeOnly));
+    return locals;
+  }
   if (context.commonjs) {
-    if (options.typeOnly) return locals;
-    body.splice(insertionIndex(body), 0, importPlaceholder(context, `const { ${missing.join(', ')} } = require(${quote}${modules[0]}${quote});`));
+    body.splice(insertionIndex(body), 0, importPlaceholder(context, modules[0], missing, false));
     return locals;
   }
   const target = body.find((d) => d.type === 'ImportDeclaration' && modules.includes((d.source as AnyNode).value as string) && (d.specifiers as AnyNode[]).length > 0 && (d.specifiers as AnyNode[]).every((s) => s.type === 'ImportSpecifier') && (options.typeOnly || d.importKind !== 'type'));
@@ -77,7 +93,7 @@ export function ensureNamedImports(context: TransformContext, modules: string[],
     }
     return locals;
   }
-  body.splice(insertionIndex(body), 0, importPlaceholder(context, `import ${options.typeOnly ? 'type ' : ''}{ ${missing.join(', ')} } from ${quote}${modules[0]}${quote};`));
+  body.splice(insertionIndex(body), 0, importPlaceholder(context, modules[0], missing, typeOnly));
   return locals;
 }
 
@@ -97,6 +113,11 @@ function moduleBindings(context: TransformContext): Set<string> {
 /** The local name under which `name` from one of `modules` is already imported or required, if it is. */
 function findImported(context: TransformContext, modules: string[], name: string): string | undefined {
   for (const statement of programBody(context)) {
+    const added = importPlaceholders.get(statement);
+    if (added && modules.includes(added.module)) {
+      const entry = added.names.find((n) => n === name || n.startsWith(`${name} as `) || n.startsWith(`${name}: `));
+      if (entry) return entry.split(/ as |: /).at(-1);
+    }
     if (statement.type === 'ImportDeclaration' && modules.includes((statement.source as AnyNode).value as string)) {
       for (const specifier of statement.specifiers as AnyNode[]) {
         if (specifier.type === 'ImportSpecifier' && (specifier.imported as AnyNode).name === name) return (specifier.local as AnyNode).name as string;
@@ -153,7 +174,7 @@ export function pruneImports(context: TransformContext, candidates: Set<string>)
         return !candidates.has(local) || used.has(local);
       });
       if (kept.length === specifiers.length) continue;
-      if (kept.length === 0) body.splice(i, 1);
+      if (kept.length === 0) removeStatement(body, i);
       else statement.specifiers = kept;
     } else if (statement.type === 'VariableDeclaration') {
       for (const declarator of statement.declarations as AnyNode[]) {
@@ -174,10 +195,19 @@ export function pruneImports(context: TransformContext, candidates: Set<string>)
         if (id.type === 'Identifier' && isRequireOf(d, [requireModule(d)])) return !candidates.has(id.name as string) || used.has(id.name as string);
         return true;
       });
-      if (declarators.length === 0) body.splice(i, 1);
+      if (declarators.length === 0) removeStatement(body, i);
       else if (declarators.length !== (statement.declarations as AnyNode[]).length) statement.declarations = declarators;
     }
   }
+}
+
+/** Remove a statement; the file's header comment (leading comments of the first statement) moves to the next one. */
+export function removeStatement(body: AnyNode[], index: number): void {
+  const [removed] = body.splice(index, 1);
+  const leading = ((removed.comments as AnyNode[] | undefined) ?? []).filter((c) => c.leading);
+  const next = body[index];
+  if (index !== 0 || leading.length === 0 || !next) return;
+  next.comments = [...leading, ...((next.comments as AnyNode[] | undefined) ?? [])];
 }
 
 function requireModule(declarator: AnyNode): string {

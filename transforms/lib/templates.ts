@@ -3,6 +3,8 @@
 
 export const STREAMABLE_MODULE = '@modelcontextprotocol/sdk/server/streamableHttp.js';
 export const GUARD_NAME = 'rejectForeignOrigin';
+/** The Web (Request → Response) form of the guard, for hono and fetch handlers. */
+export const WEB_GUARD_NAME = 'foreignOriginResponse';
 
 const q = (quote: 'single' | 'double', text: string) => (quote === 'double' ? `"${text}"` : `'${text}'`);
 
@@ -92,6 +94,49 @@ export function guardFunction(options: { typescript: boolean; checkHost: boolean
     `  if (allowed) return false;`,
     `  res.writeHead(403, { ${s('Content-Type')}: ${s('application/json')} }).end(JSON.stringify({ jsonrpc: ${s('2.0')}, error: { code: -32000, message: ${s(options.checkHost ? 'Forbidden: Origin or Host not allowed' : 'Forbidden: Origin not allowed')} }, id: null }));`,
     `  return true;`,
+    `}`,
+  );
+  return lines.join('\n');
+}
+
+/** `const forbidden = foreignOriginResponse(request); if (forbidden) return forbidden;` */
+export function webGuardCall(request: string, local: string): string {
+  return `const ${local} = ${WEB_GUARD_NAME}(${request});\nif (${local}) return ${local};`;
+}
+
+/**
+ * The guard for Web-standard handlers (hono, Workers, Bun, Deno): a 403 Response for a present, foreign Origin (and,
+ * on a local server, a foreign Host). No `process.env`: Web runtimes may not have it, so allowed origins are a list.
+ */
+export function webGuardFunction(options: { typescript: boolean; checkHost: boolean; quote: 'single' | 'double' }): string {
+  const s = (t: string) => q(options.quote, t);
+  const types = options.typescript;
+  const lines = [
+    `// mcp-migrate: Streamable HTTP servers MUST validate Origin and answer a foreign one with 403 (DNS rebinding).`,
+    `function ${WEB_GUARD_NAME}(request${types ? ': Request' : ''})${types ? ': Response | undefined' : ''} {`,
+    `  // Local origins are allowed; add the origins of deployed browser clients to this list.`,
+    `  const allowedOrigins${types ? ': string[]' : ''} = [];`,
+    `  const localHostnames = [${s('localhost')}, ${s('127.0.0.1')}, ${s('[::1]')}];`,
+    `  const origin = request.headers.get(${s('origin')});`,
+    `  let allowed = origin === null || allowedOrigins.includes(origin);`,
+    `  if (!allowed) {`,
+    `    try {`,
+    `      allowed = localHostnames.includes(new URL(origin${types ? ' as string' : ''}).hostname);`,
+    `    } catch {`,
+    `      allowed = false;`,
+    `    }`,
+    `  }`,
+  ];
+  if (options.checkHost) {
+    lines.push(
+      `  // A local server also checks Host, so a rebound DNS name cannot reach it.`,
+      `  if (allowed && !localHostnames.includes((request.headers.get(${s('host')}) ?? ${s('')}).replace(/:\\d+$/, ${s('')}))) allowed = false;`,
+    );
+  }
+  lines.push(
+    `  if (allowed) return undefined;`,
+    `  const error = { jsonrpc: ${s('2.0')}, error: { code: -32000, message: ${s(options.checkHost ? 'Forbidden: Origin or Host not allowed' : 'Forbidden: Origin not allowed')} }, id: null };`,
+    `  return new Response(JSON.stringify(error), { status: 403, headers: { ${s('Content-Type')}: ${s('application/json')} } });`,
     `}`,
   );
   return lines.join('\n');
