@@ -13,6 +13,7 @@ import { placeholder } from './lib/emit';
 import { afterImports, ensureNamedImport } from './lib/imports';
 import { removeDeadDeclarations } from './lib/dead-code';
 import { GUARD_NAME, WEB_GUARD_NAME } from './lib/templates';
+import { factoryArrow, serverFactoryOf } from './lib/server-factory';
 import { importOrigin, isLocalServer, routeFramework } from './lib/framework';
 import { addMarker, uniqueName } from './hoist-server-factory';
 import type { Finding } from '../src/model';
@@ -43,22 +44,21 @@ function handlerLegacyMode(context: TransformContext): string {
   return context.options.legacy === 'reject' ? 'reject' : 'stateless';
 }
 
-/** `const server = F` (F a call or `new`) in the handler, with the server `connect()`ed: F builds a fresh server. */
-function factoryOf(context: TransformContext, region: AnyNode, params: Set<string>): string | undefined {
+/**
+ * createMcpHandler's options: `legacy`, plus what the old transport's options still mean per request
+ * (`enableJsonResponse: true` is `responseMode: 'json'`). A string names an option with no equivalent.
+ */
+function handlerOptions(context: TransformContext, region: AnyNode): string {
   const { j } = context;
-  for (const call of j(region as never).find(j.CallExpression, { callee: { property: { name: 'connect' } } }).nodes() as unknown as AnyNode[]) {
-    const object = (call.callee as AnyNode).object as AnyNode;
-    let init: AnyNode | undefined = object.type === 'CallExpression' || object.type === 'NewExpression' ? object : undefined;
-    if (object.type === 'Identifier') {
-      init = (j(region as never).find(j.VariableDeclarator, { id: { name: object.name as string } }).nodes()[0] as unknown as AnyNode | undefined)?.init as AnyNode | undefined;
-    }
-    if (init?.type === 'AwaitExpression') init = init.argument as AnyNode;
-    if (!init || (init.type !== 'CallExpression' && init.type !== 'NewExpression')) continue;
-    // The factory runs outside the request handler: it may not use the request.
-    if ([...referencedNames(j, init)].some((name) => params.has(name))) return undefined;
-    return sourceOf(j, init);
+  const options = [`legacy: ${quoted(context, handlerLegacyMode(context))}`];
+  const construction = (j(region as never).find(j.NewExpression).nodes() as unknown as AnyNode[]).find((n) => /StreamableHTTPServerTransport$/.test(sourceOf(j, n.callee as AnyNode)));
+  const [argument] = (construction?.arguments as AnyNode[] | undefined) ?? [];
+  for (const property of argument?.type === 'ObjectExpression' ? (argument.properties as AnyNode[]) : []) {
+    const name = (property.key as AnyNode | undefined)?.name;
+    const value = property.value as AnyNode | undefined;
+    if (name === 'enableJsonResponse' && value && (value.value === true || sourceOf(j, value) === 'true')) options.push(`responseMode: ${quoted(context, 'json')}`);
   }
-  return undefined;
+  return `{ ${options.join(', ')} }`;
 }
 
 function paramNames(fn: AnyNode): Set<string> {
@@ -82,7 +82,8 @@ function rewriteRoutes(context: TransformContext, anchor: Finding, handled: Set<
     if (framework !== 'express' && framework !== 'fastify' && framework !== 'hono') {
       return `this endpoint is served by ${framework === 'koa' ? 'koa' : 'an unrecognised framework'}; serve it with createMcpHandler(() => buildServer()) by hand`;
     }
-    const factory = factoryOf(context, handler, paramNames(handler));
+    const factory = serverFactoryOf(context, handler, handler, paramNames(handler));
+    if (typeof factory === 'string') return `${factory}; serve the endpoint with createMcpHandler(() => buildServer()) by hand`;
     if (!factory) return 'no request-independent server factory found; serve the endpoint with createMcpHandler(() => buildServer()) by hand';
     const handlerSource = sourceOf(j, handler);
     const replaced = replaceApp(context, hit.receiverText, framework);
@@ -93,7 +94,8 @@ function rewriteRoutes(context: TransformContext, anchor: Finding, handled: Set<
       middlewares: post.middlewares.map((m) => `${sourceOf(j, m)}, `).join(''),
       params: ((handler.params as AnyNode[]) ?? []).map((p) => (p.type === 'Identifier' ? (p.name as string) : undefined)),
       handlerName: uniqueName(context, 'mcpHandler'),
-      factory,
+      factory: factoryArrow(factory),
+      options: handlerOptions(context, handler),
       guarded: !replaced && handlerSource.includes(`${framework === 'hono' ? WEB_GUARD_NAME : GUARD_NAME}(`),
       appReplaced: !!replaced,
     });
@@ -123,7 +125,10 @@ interface MountInput {
   /** The old handler's parameter names (undefined for patterns), reused so the route reads like the old one. */
   params: Array<string | undefined>;
   handlerName: string;
+  /** `() => buildServer()`, or a block arrow that also configures the server. */
   factory: string;
+  /** createMcpHandler's options object, as code. */
+  options: string;
   /** The old handler started with our Origin guard and the app does not validate: keep the guard. */
   guarded: boolean;
   /** The app is now made by createMcp*App (Host and Origin validation, parsed body). */
@@ -135,9 +140,9 @@ function quoted(context: TransformContext, text: string): string {
 }
 
 function handlerDeclaration(input: MountInput, node: boolean): string {
-  const { context, handlerName, factory } = input;
+  const { context, handlerName, factory, options } = input;
   const createMcpHandler = ensureNamedImport(context, V2_SERVER, 'createMcpHandler');
-  const handler = `${createMcpHandler}(() => ${factory}, { legacy: ${quoted(context, handlerLegacyMode(context))} })`;
+  const handler = `${createMcpHandler}(${factory}, ${options})`;
   return `const ${handlerName} = ${node ? `${ensureNamedImport(context, V2_NODE, 'toNodeHandler')}(${handler})` : handler};`;
 }
 
@@ -213,40 +218,82 @@ function pathTest(j: TransformContext['j'], test: AnyNode): AnyNode | undefined 
   return path && method && mentionsMethod(method) && !mentionsPath(method) ? path : undefined;
 }
 
-/**
- * node:http and fetch-handler style: the `if (path…)` branch holding the per-request idiom answers through the
- * handler, for every method (a method check in the test goes: the handler answers GET/DELETE with 405 itself).
- */
-function rewriteBranch(context: TransformContext, anchor: Finding, handled: Set<AnyNode>): true | string | undefined {
+interface BranchRegion {
+  fn: AnyNode;
+  /** The block that becomes the call to the handler. */
+  block: AnyNode;
+  /** The `if` whose consequent the block is (none for a method-named handler). */
+  branch?: AnyNode;
+}
+
+/** The innermost `if (path…)` (or `if (method && path)`) block around the anchor, in its function. */
+function branchRegion(context: TransformContext, anchor: Finding): BranchRegion | undefined {
   const { j, root } = context;
   const branch = root
     .find(j.IfStatement)
     .filter((p) => containsLocation(p.node.consequent as unknown as AnyNode, anchor) && !!pathTest(j, p.node.test as unknown as AnyNode))
     .paths()
     .at(-1);
-  if (!branch) return 'the per-request transport is not in a recognisable route; serve it with createMcpHandler(() => buildServer()) by hand';
-  const node = branch.node as unknown as AnyNode;
-  if (handled.has(node)) return undefined;
-  handled.add(node);
+  if (!branch) return undefined;
   let fnPath = branch.parent;
   while (fnPath && !isFunctionNode(fnPath.node as unknown as AnyNode)) fnPath = fnPath.parent;
-  const fn = fnPath?.node as unknown as AnyNode | undefined;
-  const params = (fn?.params as AnyNode[] | undefined) ?? [];
-  const web = params.length === 1 && params[0].type === 'Identifier';
+  if (!fnPath) return undefined;
+  const node = branch.node as unknown as AnyNode;
+  return { fn: fnPath.node as unknown as AnyNode, block: node.consequent as AnyNode, branch: node };
+}
+
+/** `export async function POST(request)`, `export const POST = async (request) => {…}`, `{ POST: async (req) => {…} }`. */
+function methodHandlerRegion(context: TransformContext, anchor: Finding): BranchRegion | undefined {
+  const { j, root } = context;
+  const named = (path: { node: unknown; parent?: { node: unknown; parent?: unknown } | null }): boolean => {
+    const node = path.node as AnyNode;
+    const parent = path.parent?.node as AnyNode | undefined;
+    if (node.type === 'FunctionDeclaration') return (node.id as AnyNode | null)?.name === 'POST' && parent?.type === 'ExportNamedDeclaration';
+    if (parent?.type === 'VariableDeclarator') {
+      const statement = (path.parent?.parent as { parent?: { node: AnyNode } } | undefined)?.parent?.node;
+      return (parent.id as AnyNode).name === 'POST' && statement?.type === 'ExportNamedDeclaration';
+    }
+    if (parent?.type === 'ObjectProperty' || parent?.type === 'Property') return ((parent.key as AnyNode).name ?? (parent.key as AnyNode).value) === 'POST';
+    if (node.type === 'ObjectMethod') return ((node.key as AnyNode).name ?? (node.key as AnyNode).value) === 'POST';
+    return false;
+  };
+  const fn = root
+    .find(j.Function)
+    // (the body: babel gives an exported function declaration no location of its own)
+    .filter((p) => !!p.node.body.loc && containsLocation(p.node.body as unknown as AnyNode, anchor) && named(p as never))
+    .nodes()
+    .at(-1) as unknown as AnyNode | undefined;
+  return fn && (fn.body as AnyNode).type === 'BlockStatement' ? { fn, block: fn.body as AnyNode } : undefined;
+}
+
+/**
+ * node:http and fetch-handler style: the `if (path…)` branch holding the per-request idiom answers through the
+ * handler, for every method (a method check in the test goes: the handler answers GET/DELETE with 405 itself).
+ */
+function rewriteBranch(context: TransformContext, anchor: Finding, handled: Set<AnyNode>): true | string | undefined {
+  const { j } = context;
+  const region = branchRegion(context, anchor) ?? methodHandlerRegion(context, anchor);
+  if (!region) return 'the per-request transport is not in a recognisable route; serve it with createMcpHandler(() => buildServer()) by hand';
+  const { fn, block: consequent, branch } = region;
+  if (handled.has(consequent)) return undefined;
+  handled.add(consequent);
+  const params = (fn.params as AnyNode[] | undefined) ?? [];
+  // A method-named handler (Next.js `export async function POST(request)`, Bun `routes`) is Web-standard.
+  const web = !branch || (params.length === 1 && params[0].type === 'Identifier');
   const [req, res] = params;
-  if (!fn || req?.type !== 'Identifier' || (!web && res?.type !== 'Identifier') || !fn.async) return 'the branch is not in an async (req, res) or (request) handler; serve it with createMcpHandler by hand';
-  const consequent = node.consequent as AnyNode;
+  if (req?.type !== 'Identifier' || (!web && res?.type !== 'Identifier') || !fn.async) return 'the branch is not in an async (req, res) or (request) handler; serve it with createMcpHandler by hand';
   if (consequent.type !== 'BlockStatement') return 'the branch is not a block; serve it with createMcpHandler by hand';
-  const factory = factoryOf(context, consequent, paramNames(fn));
+  const factory = serverFactoryOf(context, consequent, consequent, paramNames(fn));
+  if (typeof factory === 'string') return `${factory}; serve the endpoint with createMcpHandler(() => buildServer()) by hand`;
   if (!factory) return 'no request-independent server factory found; serve the endpoint with createMcpHandler(() => buildServer()) by hand';
+  const options = handlerOptions(context, consequent);
   const guarded = sourceOf(j, consequent).includes(`${GUARD_NAME}(`);
   const endsWithReturn = ((consequent.body as AnyNode[]) ?? []).at(-1)?.type === 'ReturnStatement';
   const deadCandidates = referencedNames(j, consequent);
   deadCandidates.add(WEB_GUARD_NAME);
-  node.test = pathTest(j, node.test as AnyNode) as never;
+  if (branch) branch.test = pathTest(j, branch.test as AnyNode) as never;
   const handlerName = uniqueName(context, 'mcpHandler');
   const createMcpHandler = ensureNamedImport(context, V2_SERVER, 'createMcpHandler');
-  const legacy = `{ legacy: ${quoted(context, handlerLegacyMode(context))} }`;
   const declarations: string[] = [];
   if (web) {
     const request = req.name as string;
@@ -258,7 +305,7 @@ function rewriteBranch(context: TransformContext, anchor: Finding, handled: Set<
       `${ensureNamedImport(context, V2_SERVER, 'originValidationResponse')}(${request}, ${origins})`,
     ];
     consequent.body = [placeholder(context, [
-      `// mcp-migrate: createMcpHandler serves protocol 2026-07-28 with a fresh server per request (GET/DELETE answer 405),`,
+      `// mcp-migrate: createMcpHandler serves protocol 2026-07-28 with a fresh server per request${branch ? ' (GET/DELETE answer 405)' : ''},`,
       `// after the ${checkHost ? 'Host and Origin checks' : 'Origin check'} the spec requires (DNS rebinding).`,
       `return ${checks.join(' ?? ')} ?? ${handlerName}.fetch(${request});`,
     ].join('\n'), 'tight')];
@@ -268,7 +315,7 @@ function rewriteBranch(context: TransformContext, anchor: Finding, handled: Set<
         : `// mcp-migrate: only pages on localhost pass the Origin check (DNS rebinding); add the hostnames of your web clients.`,
       ...(checkHost ? [`const ${hostnames} = ${ensureNamedImport(context, V2_SERVER, 'localhostAllowedHostnames')}();`] : []),
       `const ${origins} = ${ensureNamedImport(context, V2_SERVER, 'localhostAllowedOrigins')}();`,
-      `const ${handlerName} = ${createMcpHandler}(() => ${factory}, ${legacy});`,
+      `const ${handlerName} = ${createMcpHandler}(${factoryArrow(factory)}, ${options});`,
     );
   } else {
     const toNodeHandler = ensureNamedImport(context, V2_NODE, 'toNodeHandler');
@@ -284,12 +331,12 @@ function rewriteBranch(context: TransformContext, anchor: Finding, handled: Set<
         'tight',
       ),
     ];
-    declarations.push(`const ${handlerName} = ${toNodeHandler}(${createMcpHandler}(() => ${factory}, ${legacy}));`);
+    declarations.push(`const ${handlerName} = ${toNodeHandler}(${createMcpHandler}(${factoryArrow(factory)}, ${options}));`);
   }
-  const body = root.find(j.Program).get('body').value as AnyNode[];
+  const body = context.root.find(j.Program).get('body').value as AnyNode[];
   let index = afterImports(body);
   // After the imports and the declarations the factory needs (a function declaration is hoisted; a const is not).
-  const factoryRoot = /^(?:new\s+)?([\w$]+)/.exec(factory)?.[1];
+  const factoryRoot = /^(?:new\s+)?([\w$]+)/.exec(factory.init)?.[1];
   body.forEach((s, i) => {
     if (s.type === 'VariableDeclaration' && factoryRoot && (s.declarations as AnyNode[]).some((d) => (d.id as AnyNode).name === factoryRoot)) index = Math.max(index, i + 1);
   });

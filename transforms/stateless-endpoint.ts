@@ -17,6 +17,7 @@ import { addMarker } from './hoist-server-factory';
 import type { Finding } from '../src/model';
 import { rewriteBranches } from './lib/branch-endpoint';
 import { routeFramework } from './lib/framework';
+import { factoryCall, serverFactoryOf, type ServerFactory } from './lib/server-factory';
 
 export const id = 'stateless-endpoint';
 export const rules = ['legacy-sse-transport', 'session-id', 'get-stream', 'delete-session', 'last-event-id'];
@@ -94,28 +95,21 @@ function containsNode(outer: AnyNode, inner: AnyNode): boolean {
     (i.end.line < o.end.line || (i.end.line === o.end.line && i.end.column <= o.end.column));
 }
 
-/** The expression that builds a fresh server, read from the `connect()` calls of the cluster's handlers. */
-function serverFactory(context: TransformContext, cluster: Cluster): { factory: string; uses: Set<string> } | string {
+/** The code that builds a fresh server, read from the `connect()` calls of the cluster's handlers. */
+function serverFactory(context: TransformContext, cluster: Cluster): ServerFactory | string {
   const { j } = context;
   const ordered = [...cluster.routes].sort((a, b) => Number(b.roles.has('streamable')) - Number(a.roles.has('streamable')));
   for (const route of ordered) {
-    const regions = [route.statement, ...cluster.handlerFunctions];
-    for (const region of regions) {
-      const connects = j(region as never).find(j.CallExpression, { callee: { property: { name: 'connect' } } }).paths();
-      for (const path of connects) {
-        const object = ((path.node.callee as unknown as AnyNode).object as AnyNode);
-        let factoryNode: AnyNode | undefined;
-        if (object.type === 'CallExpression' || object.type === 'NewExpression') factoryNode = object;
-        else if (object.type === 'Identifier') {
-          const declarator = j(region as never).find(j.VariableDeclarator, { id: { name: object.name as string } }).nodes()[0] as unknown as AnyNode | undefined;
-          let init = declarator?.init as AnyNode | undefined;
-          if (!declarator) return `\`${object.name}\` is shared by every request; build one server per request (a factory) first`;
-          if (init?.type === 'AwaitExpression') init = init.argument as AnyNode;
-          if (init && (init.type === 'CallExpression' || init.type === 'NewExpression')) factoryNode = (declarator.init as AnyNode);
+    for (const region of [route.statement, ...cluster.handlerFunctions]) {
+      for (const call of j(region as never).find(j.CallExpression, { callee: { property: { name: 'connect' } } }).nodes() as unknown as AnyNode[]) {
+        const object = (call.callee as AnyNode).object as AnyNode;
+        if (object.type === 'Identifier' && j(region as never).find(j.VariableDeclarator, { id: { name: object.name as string } }).size() === 0) {
+          return `\`${object.name}\` is shared by every request; build one server per request (a factory) first`;
         }
-        if (!factoryNode) continue;
-        return { factory: sourceOf(j, factoryNode), uses: referencedNames(j, factoryNode) };
       }
+      // The factory moves into the new POST handler, which has its own (req, res): request use is not checked here.
+      const factory = serverFactoryOf(context, region, region, new Set());
+      if (factory) return factory;
     }
   }
   return 'no server factory found: build a fresh McpServer per request and connect it to a stateless transport';
@@ -172,8 +166,9 @@ function rewriteCluster(context: TransformContext, cluster: Cluster): true | str
     }
   }
   const taken = new Set([...factory.uses]);
-  const serverName = taken.has('server') ? 'mcpServer' : 'server';
-  const transportName = taken.has('transport') ? 'mcpTransport' : 'transport';
+  // Setup statements name the server by its old local: keep that name for it.
+  const serverName = factory.setup.length > 0 && factory.variable ? factory.variable : taken.has('server') ? 'mcpServer' : 'server';
+  const transportName = taken.has('transport') || serverName === 'transport' ? 'mcpTransport' : 'transport';
 
   // Import first: it may shift statement indices of this block.
   const transportClass = ensureNamedImport(context, STREAMABLE_MODULES, 'StreamableHTTPServerTransport');
@@ -189,7 +184,7 @@ function rewriteCluster(context: TransformContext, cluster: Cluster): true | str
   for (const route of cluster.routes) route.body.splice(route.body.indexOf(route.statement), 1);
   const quote = context.quote;
   const mw = middlewares.map((m) => `${m}, `).join('');
-  const post = statelessPostBody({ req, res, server: serverName, transport: transportName, transportClass, factory: factory.factory, quote, parsedBody: true });
+  const post = statelessPostBody({ req, res, server: serverName, transport: transportName, transportClass, factory: factoryCall(factory), setup: factory.setup, quote, parsedBody: true });
   const lines = [
     `// mcp-migrate: stateless Streamable HTTP: one POST endpoint, a fresh server and transport per request, no sessions.`,
     `${receiver}.post(${endpoint}, ${mw}async (${req}, ${res}) => {`,

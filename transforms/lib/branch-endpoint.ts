@@ -9,6 +9,7 @@ import { ensureNamedImport } from './imports';
 import { removeDeadDeclarations } from './dead-code';
 import { endpointRoles, sourceOf, type EndpointRole } from './routes';
 import { goneBody, methodNotAllowedBody, statelessPostBody } from './templates';
+import { factoryCall, serverFactoryOf, type ServerFactory } from './server-factory';
 
 const PATH_SUBJECT = /(?:^|\.)(?:url|pathname|path)$/i;
 
@@ -45,6 +46,7 @@ export function rewriteBranches(context: TransformContext, anchors: Finding[], m
   if (!fn || reqParam?.type !== 'Identifier' || resParam?.type !== 'Identifier') return 'the MCP branches are not inside a (req, res) handler; rewrite them to one stateless POST endpoint by hand';
   if (!fn.async) return 'the request handler is not async; make it async, then route POST to a stateless transport';
   const factory = factoryOf(context, fn, branches);
+  if (typeof factory === 'string') return factory;
   if (!factory) return 'no per-request server factory found; build a fresh McpServer per request';
   const req = reqParam.name as string;
   const res = resParam.name as string;
@@ -61,7 +63,7 @@ export function rewriteBranches(context: TransformContext, anchors: Finding[], m
     const ret = endsWithReturn ? '\nreturn;' : '';
     let code: string;
     if (i === 0) {
-      const post = statelessPostBody({ req, res, server: 'server', transport: 'transport', transportClass, factory: factory.expression, quote, parsedBody: false });
+      const post = statelessPostBody({ req, res, server: factory.setup.length > 0 && factory.variable ? factory.variable : 'server', transport: factory.variable === 'transport' ? 'mcpTransport' : 'transport', transportClass, factory: factoryCall(factory), setup: factory.setup, quote, parsedBody: false });
       code = [
         `// mcp-migrate: stateless Streamable HTTP: POST only, a fresh server and transport per request, no sessions.`,
         `if (${req}.method === ${quoteText(context, 'POST')}) {`,
@@ -88,7 +90,7 @@ export function rewriteBranches(context: TransformContext, anchors: Finding[], m
       }
     }
   });
-  removeUnusedLocal(context, fn, factory.local);
+  removeUnusedLocal(context, fn, factory.variable);
   removeDeadDeclarations(context, deadCandidates);
   return true;
 }
@@ -147,20 +149,18 @@ function enclosingFunction(path: ASTPath): ASTPath | undefined {
   return current ?? undefined;
 }
 
-/** From `X.connect(t)` in the branches: `createServer()` directly, or the initializer of a local `X`. */
-function factoryOf(context: TransformContext, fn: AnyNode, branches: Branch[]): { expression: string; local?: string } | undefined {
+/** From `X.connect(t)` in the branches: `createServer()` directly, or the initializer of a local `X` (with its setup). */
+function factoryOf(context: TransformContext, fn: AnyNode, branches: Branch[]): ServerFactory | string | undefined {
   const { j } = context;
   for (const branch of branches) {
-    const calls = j(branch.node.consequent as never).find(j.CallExpression, { callee: { property: { name: 'connect' } } }).nodes() as unknown as AnyNode[];
-    for (const call of calls) {
-      const object = (call.callee as AnyNode).object as AnyNode;
-      if (object.type === 'CallExpression' || object.type === 'NewExpression') return { expression: sourceOf(j, object) };
-      if (object.type !== 'Identifier') continue;
-      const declarator = j(fn as never).find(j.VariableDeclarator, { id: { name: object.name as string } }).nodes()[0] as unknown as AnyNode | undefined;
-      let init = declarator?.init as AnyNode | undefined;
-      if (init?.type === 'AwaitExpression') init = init.argument as AnyNode;
-      if (init && (init.type === 'CallExpression' || init.type === 'NewExpression')) return { expression: sourceOf(j, declarator!.init as AnyNode), local: object.name as string };
+    const consequent = branch.node.consequent as AnyNode;
+    const factory = serverFactoryOf(context, consequent, fn, new Set());
+    if (!factory) continue;
+    // Setup written before the branches stays where it is and would still run on every request: a human decides.
+    if (typeof factory !== 'string' && factory.setup.length > 0 && j(consequent as never).find(j.VariableDeclarator, { id: { name: factory.variable } }).size() === 0) {
+      return `\`${factory.variable}\` is configured outside the MCP branches; move its construction into a factory first`;
     }
+    return factory;
   }
   return undefined;
 }

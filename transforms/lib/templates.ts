@@ -16,6 +16,8 @@ export interface HandlerNames {
   transportClass: string;
   /** Expression that builds a fresh server, e.g. `createMcpServer()`. */
   factory: string;
+  /** Statements that configure the fresh server (they name it `server`). */
+  setup?: string[];
   quote: 'single' | 'double';
   /** Pass `req.body` (express parsed it) or let the transport read the stream (node:http). */
   parsedBody: boolean;
@@ -26,6 +28,7 @@ export function statelessPostBody(n: HandlerNames): string {
   const s = (t: string) => q(n.quote, t);
   return [
     `const ${n.server} = ${n.factory};`,
+    ...(n.setup ?? []),
     `const ${n.transport} = new ${n.transportClass}({ sessionIdGenerator: undefined });`,
     `${n.res}.on(${s('close')}, () => {`,
     `  void ${n.transport}.close();`,
