@@ -100,8 +100,8 @@ function rewriteRoutes(context: TransformContext, anchor: Finding, handled: Set<
       appReplaced: !!replaced,
     });
     const code = [
-      `// mcp-migrate: createMcpHandler serves protocol 2026-07-28 with a fresh server per request; legacy: ${quoted(context, 'stateless')}`,
-      `// also serves 2025-era clients, and GET/DELETE answer 405.`,
+      `// mcp-migrate: createMcpHandler serves protocol 2026-07-28 with a fresh server per request; legacy: ${quoted(context, handlerLegacyMode(context))}`,
+      handlerLegacyMode(context) === 'stateless' ? `// also serves 2025-era clients, and GET/DELETE answer 405.` : `// refuses 2025-era clients (400), and GET/DELETE answer 405.`,
       ...mount,
     ].join('\n');
     const deadCandidates = new Set<string>();
@@ -168,13 +168,12 @@ const MOUNTS: Record<'express' | 'fastify' | 'hono', (input: MountInput) => stri
       `});`,
     ];
   },
-  // hono is Web-standard: the handler's fetch() takes the Request and returns the Response.
+  // hono is Web-standard: the handler's fetch() takes the Request and returns the Response. (createMcpHonoApp's
+  // body parser reads a clone, so the raw body is still there; its `c.get('parsedBody')` is untyped on a plain Hono.)
   hono(input) {
-    const { context, receiver, path, middlewares, handlerName: h } = input;
+    const { receiver, path, middlewares, handlerName: h } = input;
     const c = input.params[0]?.replace(/^_+/, '') || 'c';
-    const call = input.appReplaced
-      ? `${h}.fetch(${c}.req.raw, { parsedBody: ${c}.get(${quoted(context, 'parsedBody')}) })`
-      : input.guarded ? `${WEB_GUARD_NAME}(${c}.req.raw) ?? ${h}.fetch(${c}.req.raw)` : `${h}.fetch(${c}.req.raw)`;
+    const call = input.guarded ? `${WEB_GUARD_NAME}(${c}.req.raw) ?? ${h}.fetch(${c}.req.raw)` : `${h}.fetch(${c}.req.raw)`;
     return [handlerDeclaration(input, false), `${receiver}.all(${path}, ${middlewares}(${c}) => ${call});`];
   },
 };

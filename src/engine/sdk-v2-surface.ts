@@ -4,6 +4,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { restoreHeaderSpacing } from '../../transforms/lib/context';
 
 export interface SurfaceInput {
   /** Source texts by POSIX path relative to the scan root. */
@@ -82,8 +83,16 @@ function runOnePackage(codemod: Codemod, migration: NonNullable<ReturnType<Codem
     const run = codemod.run(migration, { targetDir: scratch, dryRun: false });
     const read = (rel: string) => fs.readFileSync(path.resolve(scratch, local(rel)), 'utf8');
     const toRel = (abs: string) => path.posix.join(dir || '.', path.relative(scratch, abs).split(path.sep).join('/'));
-    for (const rel of files) result.files.set(rel, bridged.has(rel) ? importsToRequires(read(rel)) : read(rel));
-    if (manifest) result.manifests.set(manifest, pinV2Versions(read(manifest), input.manifests.get(manifest)!));
+    for (const rel of files) {
+      const migrated = bridged.has(rel) ? importsToRequires(read(rel)) : read(rel);
+      // The codemod drops the blank line after a header comment when it replaces the first import.
+      result.files.set(rel, migrated === input.files.get(rel) ? migrated : restoreHeaderSpacing(input.files.get(rel)!, migrated));
+    }
+    if (manifest) {
+      const edited = pinV2Versions(read(manifest), input.manifests.get(manifest)!);
+      const imported = importedV2Packages(files.map((rel) => result.files.get(rel)!));
+      result.manifests.set(manifest, addMissingDependencies(edited, imported));
+    }
     result.diagnostics.push(...run.diagnostics.map((d) => ({ file: toRel(d.file), line: d.line, level: d.level as SurfaceDiagnostic['level'], message: d.message })));
     result.manifestWarnings.push(
       ...(run.packageJsonChanges ?? []).filter((change) => change.applied).flatMap((change) => (change.warnings ?? []).map((message) => ({ manifest: toRel(change.packageJsonPath), message }))),
@@ -91,6 +100,34 @@ function runOnePackage(codemod: Codemod, migration: NonNullable<ReturnType<Codem
   } finally {
     fs.rmSync(scratch, { recursive: true, force: true });
   }
+}
+
+/** The v2 packages the migrated files import (our transforms add `@modelcontextprotocol/hono`, `/node`, …). */
+function importedV2Packages(texts: string[]): string[] {
+  const found = new Set<string>();
+  for (const text of texts) {
+    for (const match of text.matchAll(/(?:from\s*|require\(\s*|import\(\s*)['"](@modelcontextprotocol\/[\w-]+)(?:\/[^'"]*)?['"]/g)) {
+      if (V2_VERSIONS[match[1]]) found.add(match[1]);
+    }
+  }
+  return [...found].sort();
+}
+
+/** Every imported v2 package is a dependency (the codemod adds only the ones its own rewrites import). */
+function addMissingDependencies(manifest: string, packages: string[]): string {
+  let json: { dependencies?: Record<string, string>; devDependencies?: Record<string, string>; peerDependencies?: Record<string, string> };
+  try {
+    json = JSON.parse(manifest);
+  } catch {
+    return manifest;
+  }
+  const declared = (name: string) => [json.dependencies, json.devDependencies, json.peerDependencies].some((deps) => deps && name in deps);
+  const missing = packages.filter((name) => !declared(name));
+  if (missing.length === 0) return manifest;
+  json.dependencies = { ...(json.dependencies ?? {}) };
+  for (const name of missing) json.dependencies[name] = V2_VERSIONS[name];
+  const indent = /^[ \t]+(?=")/m.exec(manifest)?.[0] ?? '  ';
+  return `${JSON.stringify(json, null, indent)}${manifest.endsWith('\n') ? '\n' : ''}`;
 }
 
 /** The codemod writes the ranges it knows; raise added v2 packages to the current releases, keeping the layout. */

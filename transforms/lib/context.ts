@@ -77,7 +77,19 @@ export function print(context: TransformContext): string {
   const source = context.file.source;
   const shebang = /^#![^\n]*\n?/.exec(source)?.[0] ?? '';
   const body = restoreShebang(source, printed).slice(shebang.length);
-  return expandPlaceholders(context, shebang + restorePrologue(source.slice(shebang.length), body));
+  const rest = source.slice(shebang.length);
+  return expandPlaceholders(context, shebang + restoreHeaderSpacing(rest, restorePrologue(rest, body)));
+}
+
+/**
+ * A file's header comment keeps the blank line after it: when the statement it was attached to is removed, it moves
+ * to the next one and recast prints it flush against that.
+ */
+export function restoreHeaderSpacing(source: string, printed: string): string {
+  const header = /^((?:[ \t]*(?:\/\/[^\n]*|\/\*[\s\S]*?\*\/)[ \t]*\r?\n)+)((?:[ \t]*\r?\n)+)/.exec(source);
+  if (!header || !printed.startsWith(header[1]) || printed.slice(header[1].length).startsWith(header[2])) return printed;
+  if (/^[ \t]*\r?\n/.test(printed.slice(header[1].length))) return printed;
+  return header[1] + header[2] + printed.slice(header[1].length);
 }
 
 /** A `#!` line must stay the first line; recast may print inserted statements above it. */
