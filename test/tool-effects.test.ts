@@ -22,6 +22,8 @@ describe('tool effect inference', () => {
     expect(tools.get('forecast')?.data?.hints).toEqual({ readOnlyHint: true });
     expect(tools.get('forecast')?.message).toContain('read-only: reads `forecasts`, no writes');
     expect(tools.get('ping_weather')?.data?.hints).toEqual({ readOnlyHint: true });
+    // reverse()/sort() on the result of split() or a spread copy mutate a copy, not shared state
+    expect(tools.get('reverse_words')?.data?.hints).toEqual({ readOnlyHint: true });
   });
 
   it('marks set-by-key writes idempotent and deletes destructive', () => {

@@ -157,6 +157,15 @@ function writeEffect(target: Node, plainSet: boolean, site: Node, handler: Node,
   }
 }
 
+/** Methods whose result is a new array (`text.split(' ').reverse()` reverses a copy, not `text`). */
+const COPYING_METHODS = new Set(['split', 'map', 'filter', 'slice', 'concat', 'flat', 'flatMap', 'match', 'keys', 'values', 'entries', 'from', 'toSorted', 'toReversed']);
+
+function returnsCopy(receiver: Node): boolean {
+  if (!Node.isCallExpression(receiver)) return false;
+  const callee = receiver.getExpression();
+  return Node.isPropertyAccessExpression(callee) && COPYING_METHODS.has(callee.getName());
+}
+
 function callEffect(call: import('ts-morph').CallExpression, handler: Node, effects: Effect[], depth: number, visited: Set<Node>, reads: Set<string>): void {
   const callee = call.getExpression();
   const args = call.getArguments();
@@ -192,7 +201,7 @@ function callEffect(call: import('ts-morph').CallExpression, handler: Node, effe
     return void effects.push(httpMethodEffect(method.toUpperCase(), `${receiver.getText()}.${method}`));
   }
   // A literal, a spread copy or a constructor result is a fresh value; mutating it touches nothing shared.
-  const freshReceiver = (Node.isIdentifier(root) && freshLocal(root, handler)) || Node.isArrayLiteralExpression(root) || Node.isObjectLiteralExpression(root) || Node.isNewExpression(root) || Node.isStringLiteral(root) || Node.isTemplateExpression(root);
+  const freshReceiver = (Node.isIdentifier(root) && freshLocal(root, handler)) || Node.isArrayLiteralExpression(root) || Node.isObjectLiteralExpression(root) || Node.isNewExpression(root) || Node.isStringLiteral(root) || Node.isTemplateExpression(root) || returnsCopy(receiver);
   if (MUTATING_REPEATING.has(method)) {
     if (!freshReceiver) effects.push({ kind: 'repeating', what: `appends to \`${textOf(receiver)}\` (${method})` });
     return;
