@@ -17,6 +17,13 @@ afterEach(async () => {
 
 const names = fixtureNames((m) => (m.autoMigratable || m.family === 'F') && m.legacyClient !== 'none');
 
+function sourceFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    return entry.isDirectory() ? sourceFiles(full) : /\.(?:[cm]?[jt]s)$/.test(entry.name) ? [full] : [];
+  });
+}
+
 type Content = { content: Array<{ type: string; text?: string }> };
 const text = (result: unknown) => (result as Content).content.map((c) => c.text ?? '').join('\n');
 
@@ -36,6 +43,13 @@ describe('apply --target 2026-07-28, end to end', () => {
       const deps = { ...pkg.dependencies, ...pkg.devDependencies };
       expect(deps['@modelcontextprotocol/server']).toMatch(/^\^2\./);
       expect(deps['@modelcontextprotocol/sdk'], 'the v1 SDK is gone once nothing imports it').toBeUndefined();
+      // Every v2 package the migrated code imports (createMcp*App, toNodeHandler, …) is a declared dependency.
+      const imported = new Set<string>();
+      for (const file of sourceFiles(path.join(dir, 'src'))) {
+        for (const match of fs.readFileSync(file, 'utf8').matchAll(/(?:from\s*|require\(\s*)['"](@modelcontextprotocol\/[\w-]+)/g)) imported.add(match[1]);
+      }
+      expect(imported.size).toBeGreaterThan(0);
+      for (const name of imported) expect(deps[name], `${name} is imported, so package.json lists it`).toMatch(/^\^2\./);
       expect(result.endpoints.length).toBeGreaterThan(0);
 
       if (manifest.language === 'ts') await compileFixture(dir);

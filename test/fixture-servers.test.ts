@@ -38,6 +38,9 @@ const REQUIRED_FIXTURES = [
   'c-compat-both',
   'c-auth-middleware',
   'd-handrolled-sse',
+  'e-hono-web-standard',
+  'e-fastify-reply-raw',
+  'e-web-fetch-worker',
   'f-session-cart',
   'neg-stateless-already',
   'neg-stdio',
@@ -103,7 +106,7 @@ describe('fixture manifests', () => {
 
   it.each(fixtures.map((f) => [f.name, f.manifest] as const))('%s: fixture.json and package.json are well formed', (name, manifest) => {
     const dir = path.join(FIXTURES_DIR, name);
-    expect(['A', 'B', 'C', 'D', 'F', 'none']).toContain(manifest.family);
+    expect(['A', 'B', 'C', 'D', 'E', 'F', 'none']).toContain(manifest.family);
     expect(name.startsWith('neg-')).toBe(manifest.family === 'none');
     expect(manifest.description.length).toBeGreaterThan(10);
     expect(['ts', 'js']).toContain(manifest.language);
@@ -137,7 +140,7 @@ describe('fixture manifests', () => {
     const deps = pkg.dependencies ?? {};
     if (deps['@modelcontextprotocol/sdk']) expect(deps['@modelcontextprotocol/sdk']).toBe('^1.32.2');
     if (deps.express) expect(deps.express).toBe('^5');
-    if (deps.zod) expect(deps.zod).toBe('^3');
+    if (deps.zod) expect(['^3', '^4']).toContain(deps.zod);
   });
 
   it.each(fixtures.filter((f) => f.manifest.language === 'js').map((f) => [f.name, f.manifest] as const))(

@@ -10,7 +10,7 @@ import { cp, mkdir, readFile, rm } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 
-export type FixtureFamily = 'A' | 'B' | 'C' | 'D' | 'F' | 'none';
+export type FixtureFamily = 'A' | 'B' | 'C' | 'D' | 'E' | 'F' | 'none';
 export type LegacyClientKind = 'sse' | 'streamable';
 
 /** The shape of fixtures/servers/<name>/fixture.json. */
