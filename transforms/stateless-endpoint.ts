@@ -3,7 +3,8 @@
  * Replaces the routes of a legacy HTTP+SSE and/or stateful Streamable HTTP endpoint with one stateless POST
  * endpoint (fresh server + `StreamableHTTPServerTransport({ sessionIdGenerator: undefined })` per request), 405 on
  * GET/DELETE and 410 on the old HTTP+SSE paths; the session machinery they used (transport maps, lookup helpers,
- * event stores, id generators) goes with them. Handles express/Router routes and node:http-style `if` branches.
+ * event stores, id generators) goes with them. Handles express/Router, fastify (`request.raw` / `reply.raw`) and hono
+ * (the v1 Web-standard transport) routes, and node:http-style `if` branches; koa and unknown frameworks get a marker.
  */
 import type { API, FileInfo } from 'jscodeshift';
 import { createContext, print, type TransformContext, type TransformOptions } from './lib/context';
@@ -11,19 +12,18 @@ import { containsLocation, isFunctionNode, referencedNames, type AnyNode } from 
 import { placeholder } from './lib/emit';
 import { asRouteStatement, endpointRoles, functionsByName, sourceOf, statementLists, type EndpointRole, type RouteStatement } from './lib/routes';
 import { removeDeadDeclarations } from './lib/dead-code';
-import { ensureNamedImport } from './lib/imports';
-import { goneBody, methodNotAllowedBody, statelessPostBody, STREAMABLE_MODULE } from './lib/templates';
 import { addMarker } from './hoist-server-factory';
 import type { Finding } from '../src/model';
 import { rewriteBranches } from './lib/branch-endpoint';
 import { routeFramework } from './lib/framework';
-import { factoryCall, serverFactoryOf, type ServerFactory } from './lib/server-factory';
+import { serverFactoryOf, type ServerFactory } from './lib/server-factory';
+import { NODE_TRANSPORT_MODULES, writeEndpoint } from './lib/endpoint-writers';
 
 export const id = 'stateless-endpoint';
 export const rules = ['legacy-sse-transport', 'session-id', 'get-stream', 'delete-session', 'last-event-id'];
 export const parser = 'tsx';
 
-export const STREAMABLE_MODULES = [STREAMABLE_MODULE, '@modelcontextprotocol/sdk/server/streamableHttp'];
+export const STREAMABLE_MODULES = NODE_TRANSPORT_MODULES;
 export const DEFAULT_ENDPOINT = '/mcp';
 
 
@@ -115,19 +115,20 @@ function serverFactory(context: TransformContext, cluster: Cluster): ServerFacto
   return 'no server factory found: build a fresh McpServer per request and connect it to a stateless transport';
 }
 
-function handlerParams(cluster: Cluster): { req: string; res: string } {
+/** Parameter names for the new handlers, from the old ones: (req, res), fastify's (request, reply), hono's (c). */
+function handlerParams(cluster: Cluster, framework: string): { req: string; res: string } {
   const preferred = [...cluster.routes].sort((a, b) => Number(b.roles.has('streamable')) - Number(a.roles.has('streamable')));
+  const arity = framework === 'hono' ? 1 : 2;
   for (const route of preferred) {
     for (const registration of route.registrations) {
       const handler = registration.handler;
-      const params = isFunctionNode(handler) ? (handler.params as AnyNode[]) : [];
-      const [req, res] = params;
-      if (req?.type === 'Identifier' && res?.type === 'Identifier' && !(req.name as string).startsWith('_')) {
-        return { req: req.name as string, res: res.name as string };
+      const params = (isFunctionNode(handler) ? (handler.params as AnyNode[]) : []).slice(0, arity);
+      if (params.length === arity && params.every((p) => p.type === 'Identifier' && !(p.name as string).startsWith('_'))) {
+        return { req: params[0].name as string, res: (params[1]?.name as string | undefined) ?? '' };
       }
     }
   }
-  return { req: 'req', res: 'res' };
+  return framework === 'hono' ? { req: 'c', res: '' } : framework === 'fastify' ? { req: 'request', res: 'reply' } : { req: 'req', res: 'res' };
 }
 
 function rewriteCluster(context: TransformContext, cluster: Cluster): true | string {
@@ -135,18 +136,16 @@ function rewriteCluster(context: TransformContext, cluster: Cluster): true | str
   const streamable = cluster.routes.filter((r) => r.roles.has('streamable'));
   const legacy = cluster.routes.filter((r) => r.roles.has('sse-stream') || r.roles.has('sse-messages'));
   if (streamable.length === 0 && legacy.length === 0) return 'unrecognised MCP route shape; rewrite to one stateless POST endpoint by hand';
-  // The stateless handler we write speaks Node's (req, res): express, Router and node:http only.
   const framework = routeFramework(context, cluster.routes[0].receiver, cluster.routes[0].registrations.at(-1)?.handler);
-  if (framework !== 'express') {
+  if (framework !== 'express' && framework !== 'fastify' && framework !== 'hono') {
     return `this endpoint is served by ${framework === 'unknown' ? 'an unrecognised framework' : framework}; rewrite it to one stateless POST endpoint by hand (a fresh server and transport per request, 405 on GET/DELETE)`;
   }
   const factory = serverFactory(context, cluster);
   if (typeof factory === 'string') return factory;
-  const { req, res } = handlerParams(cluster);
+  const { req, res } = handlerParams(cluster, framework);
   const endpointRoute = streamable.find((r) => r.registrations.some((g) => g.method === 'post')) ?? streamable[0];
   const quoteChar = context.quote === 'double' ? '"' : "'";
   const endpoint = endpointRoute ? endpointRoute.pathText : `${quoteChar}${context.options.endpoint ?? DEFAULT_ENDPOINT}${quoteChar}`;
-  const receiver = cluster.routes[0].receiverText;
   const legacyPaths: Array<{ method: string; path: string }> = [];
   for (const route of legacy) {
     if (route.pathText === endpoint) continue;
@@ -170,45 +169,28 @@ function rewriteCluster(context: TransformContext, cluster: Cluster): true | str
   const serverName = factory.setup.length > 0 && factory.variable ? factory.variable : taken.has('server') ? 'mcpServer' : 'server';
   const transportName = taken.has('transport') || serverName === 'transport' ? 'mcpTransport' : 'transport';
 
-  // Import first: it may shift statement indices of this block.
-  const transportClass = ensureNamedImport(context, STREAMABLE_MODULES, 'StreamableHTTPServerTransport');
-  // Remove the old routes and what only they used, then write the new ones where the first one stood.
-  const removed = cluster.routes.map((r) => r.statement);
-  // The new routes go where the first old one (in source order) stood.
+  // Write first: the transport import it adds may shift statement indices of this block.
+  const lines = writeEndpoint(context, framework, {
+    receiver: cluster.routes[0].receiverText,
+    endpoint,
+    endpointDescription: endpointDescription(endpoint),
+    middlewares: middlewares.map((m) => `${m}, `).join(''),
+    req,
+    res,
+    server: serverName,
+    transport: transportName,
+    factory,
+    legacyPaths,
+  });
+  // Remove the old routes and what only they used; the new ones go where the first old one (in source order) stood.
   const first = [...cluster.routes].sort((a, b) => (a.statement.start as number) - (b.statement.start as number))[0];
   const body = first.body;
   const insertAt = body.indexOf(first.statement);
   const deadCandidates = new Set<string>();
-  for (const statement of removed) for (const name of referencedNames(j, statement)) deadCandidates.add(name);
+  for (const route of cluster.routes) for (const name of referencedNames(j, route.statement)) deadCandidates.add(name);
   for (const fn of cluster.handlerFunctions) for (const name of referencedNames(j, fn)) deadCandidates.add(name);
   for (const route of cluster.routes) route.body.splice(route.body.indexOf(route.statement), 1);
-  const quote = context.quote;
-  const mw = middlewares.map((m) => `${m}, `).join('');
-  const post = statelessPostBody({ req, res, server: serverName, transport: transportName, transportClass, factory: factoryCall(factory), setup: factory.setup, quote, parsedBody: true });
-  const lines = [
-    `// mcp-migrate: stateless Streamable HTTP: one POST endpoint, a fresh server and transport per request, no sessions.`,
-    `${receiver}.post(${endpoint}, ${mw}async (${req}, ${res}) => {`,
-    indent(post),
-    `});`,
-    ``,
-    `// No standalone GET stream and no session to DELETE without sessions: both answer 405.`,
-    `${receiver}.get(${endpoint}, (_${req}, ${res}) => {`,
-    indent(methodNotAllowedBody(res, quote)),
-    `});`,
-    ``,
-    `${receiver}.delete(${endpoint}, (_${req}, ${res}) => {`,
-    indent(methodNotAllowedBody(res, quote)),
-    `});`,
-  ];
-  if (legacyPaths.length > 0) {
-    lines.push('', `// The HTTP+SSE transport is gone: its old paths answer 410 and name the new endpoint.`);
-    for (const [i, legacyPath] of legacyPaths.entries()) {
-      if (i > 0) lines.push('');
-      lines.push(`${receiver}.${legacyPath.method}(${legacyPath.path}, (_${req}, ${res}) => {`, indent(goneBody(res, endpointDescription(endpoint), quote)), `});`);
-    }
-  }
-  const generated = [placeholder(context, lines.join('\n'), 'block')];
-  body.splice(insertAt, 0, ...generated);
+  body.splice(insertAt, 0, placeholder(context, lines.join('\n'), 'block'));
   for (const fn of cluster.handlerFunctions) deadCandidates.add(functionName(fn) ?? '');
   removeDeadDeclarations(context, deadCandidates);
   return true;
@@ -220,9 +202,4 @@ function functionName(fn: AnyNode): string | undefined {
 
 function endpointDescription(endpoint: string): string {
   return /^['"`]/.test(endpoint) ? endpoint.slice(1, -1) : `the ${endpoint} endpoint`;
-}
-
-/** Templates are written with two-space indents; the placeholder expansion converts to the file's unit. */
-export function indent(code: string): string {
-  return code.split('\n').map((line) => (line.length > 0 ? `  ${line}` : line)).join('\n');
 }

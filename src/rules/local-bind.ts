@@ -33,30 +33,30 @@ export const localBind: Rule = {
           if (!first.getProperty('port')) continue;
           const host = first.getProperty('host');
           const value = host && Node.isPropertyAssignment(host) ? staticString(host.getInitializer()) : undefined;
-          if (!host || (value !== undefined && ALL_INTERFACES.has(value))) report(call, bindMessage(value));
+          if (!host || (value !== undefined && ALL_INTERFACES.has(value))) report(call, bindMessage(value, 'listen'));
           continue;
         }
         if (!looksLikePort(first)) continue;
         if (!second || isFunction(second)) {
-          report(call, bindMessage(undefined));
+          report(call, bindMessage(undefined, 'listen'));
           continue;
         }
         const value = staticString(second);
-        if (value !== undefined && ALL_INTERFACES.has(value)) report(call, bindMessage(value));
+        if (value !== undefined && ALL_INTERFACES.has(value)) report(call, bindMessage(value, 'listen'));
       } else if (callee.getText() === 'Bun.serve' || (Node.isIdentifier(callee) && callee.getText() === 'serve')) {
         const [options] = args;
         if (!options || !Node.isObjectLiteralExpression(options) || !options.getProperty('fetch')) continue;
         const host = options.getProperty('hostname');
         const value = host && Node.isPropertyAssignment(host) ? staticString(host.getInitializer()) : undefined;
-        if (!host || (value !== undefined && ALL_INTERFACES.has(value))) report(call, bindMessage(value));
+        if (!host || (value !== undefined && ALL_INTERFACES.has(value))) report(call, bindMessage(value, callee.getText()));
       }
     }
   },
 };
 
-function bindMessage(value: string | undefined): string {
+function bindMessage(value: string | undefined, call: string): string {
   return value === undefined
-    ? 'Binds all interfaces: `listen` without a host accepts connections from the whole network.'
+    ? `Binds all interfaces: \`${call}\` without a host accepts connections from the whole network.`
     : `Binds all interfaces: host '${value}' accepts connections from the whole network.`;
 }
 

@@ -21,6 +21,8 @@ export interface HandlerNames {
   quote: 'single' | 'double';
   /** Pass `req.body` (express parsed it) or let the transport read the stream (node:http). */
   parsedBody: boolean;
+  /** The parsed body's expression when it is not `req.body` (fastify: `request.body` next to `request.raw`). */
+  body?: string;
 }
 
 /** The statements of a stateless POST handler: fresh server + transport per request, both closed with the response. */
@@ -36,7 +38,7 @@ export function statelessPostBody(n: HandlerNames): string {
     `});`,
     `try {`,
     `  await ${n.server}.connect(${n.transport});`,
-    `  await ${n.transport}.handleRequest(${n.req}, ${n.res}${n.parsedBody ? `, ${n.req}.body` : ''});`,
+    `  await ${n.transport}.handleRequest(${n.req}, ${n.res}${n.parsedBody ? `, ${n.body ?? `${n.req}.body`}` : ''});`,
     `} catch (error) {`,
     `  console.error(${s('MCP request failed:')}, error);`,
     `  if (!${n.res}.headersSent) {`,
@@ -44,6 +46,34 @@ export function statelessPostBody(n: HandlerNames): string {
     `  }`,
     `}`,
   ].join('\n');
+}
+
+/** The stateless POST handler on a Web-standard framework (hono): the transport takes the Request, returns the Response. */
+export function webStatelessPostBody(n: Omit<HandlerNames, 'res' | 'parsedBody' | 'body'> & { request: string; errorResponse: string }): string {
+  const s = (t: string) => q(n.quote, t);
+  return [
+    `const ${n.server} = ${n.factory};`,
+    ...(n.setup ?? []),
+    `const ${n.transport} = new ${n.transportClass}({ sessionIdGenerator: undefined });`,
+    `try {`,
+    `  await ${n.server}.connect(${n.transport});`,
+    `  return await ${n.transport}.handleRequest(${n.request});`,
+    `} catch (error) {`,
+    `  console.error(${s('MCP request failed:')}, error);`,
+    `  return ${n.errorResponse};`,
+    `}`,
+  ].join('\n');
+}
+
+/** A JSON-RPC error object literal, as code. */
+export function jsonRpcError(code: number, message: string, quote: 'single' | 'double'): string {
+  const s = (t: string) => q(quote, t);
+  return `{ jsonrpc: ${s('2.0')}, error: { code: ${code}, message: ${s(message)} }, id: null }`;
+}
+
+/** The message of the 410 answer on an old HTTP+SSE path. */
+export function goneMessage(endpointDescription: string): string {
+  return `The HTTP+SSE transport was removed; use Streamable HTTP: POST ${endpointDescription.replace(/'/g, '')}`;
 }
 
 export function methodNotAllowedBody(res: string, quote: 'single' | 'double'): string {
@@ -54,7 +84,7 @@ export function methodNotAllowedBody(res: string, quote: 'single' | 'double'): s
 /** Old HTTP+SSE paths answer 410 Gone and name the new endpoint, so a stale client config fails loudly. */
 export function goneBody(res: string, endpointDescription: string, quote: 'single' | 'double'): string {
   const s = (t: string) => q(quote, t);
-  const message = `The HTTP+SSE transport was removed; use Streamable HTTP: POST ${endpointDescription.replace(/'/g, '')}`;
+  const message = goneMessage(endpointDescription);
   return `${res}.writeHead(410, { ${s('Content-Type')}: ${s('application/json')} }).end(JSON.stringify({ jsonrpc: ${s('2.0')}, error: { code: -32000, message: ${s(message)} }, id: null }));`;
 }
 
