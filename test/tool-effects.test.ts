@@ -24,6 +24,8 @@ describe('tool effect inference', () => {
     expect(tools.get('ping_weather')?.data?.hints).toEqual({ readOnlyHint: true });
     // reverse()/sort() on the result of split() or a spread copy mutate a copy, not shared state
     expect(tools.get('reverse_words')?.data?.hints).toEqual({ readOnlyHint: true });
+    // `rest -= 1` rebinds the handler's own `let rest = from`; `steps.push` fills a fresh local array
+    expect(tools.get('count_down')?.data?.hints).toEqual({ readOnlyHint: true });
   });
 
   it('marks set-by-key writes idempotent and deletes destructive', () => {

@@ -152,6 +152,9 @@ function writeEffect(target: Node, plainSet: boolean, site: Node, handler: Node,
     // Rebinding or filling a local: invisible outside this call.
     return;
   }
+  // `rest -= amount` on a handler's own `let rest = value`: rebinding a local never shows outside, whatever it held.
+  const declaration = Node.isIdentifier(target) ? target.getSymbol()?.getDeclarations()[0] : undefined;
+  if (declaration && isWithin(declaration, handler) && (Node.isVariableDeclaration(declaration) || Node.isParameterDeclaration(declaration))) return;
   if (Node.isThisExpression(root) || Node.isIdentifier(root)) {
     effects.push(plainSet ? { kind: 'idempotent', what: `sets \`${textOf(target)}\`` } : { kind: 'repeating', what: `\`${textOf(site)}\` builds on the previous value` });
   }
