@@ -23,6 +23,11 @@ export function sourceOf(j: JSCodeshift, node: AnyNode): string {
   return j(node as never).toSource();
 }
 
+/** A receiver's code without the comments recast attaches to it (`app /* note *\/ .get(…)` is `app`). */
+function receiverCode(j: JSCodeshift, node: AnyNode): string {
+  return sourceOf(j, node).replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, '').replace(/\s+/g, ' ').replace(/\s*([.?]+)\s*/g, '$1').trim();
+}
+
 function isPathLike(node: AnyNode | undefined): boolean {
   if (!node) return false;
   return ['StringLiteral', 'Literal', 'TemplateLiteral', 'Identifier', 'MemberExpression', 'RegExpLiteral'].includes(node.type) ||
@@ -50,7 +55,7 @@ export function asRouteStatement(j: JSCodeshift, statement: AnyNode, index: numb
     if (method === 'route' && args.length === 1 && isPathLike(args[0])) {
       if (registrations.length === 0) return undefined;
       const receiver = callee.object as AnyNode;
-      return { index, statement, receiver, receiverText: sourceOf(j, receiver), path: args[0], pathText: sourceOf(j, args[0]), registrations: registrations.reverse() };
+      return { index, statement, receiver, receiverText: receiverCode(j, receiver), path: args[0], pathText: sourceOf(j, args[0]), registrations: registrations.reverse() };
     }
     if (!ROUTE_METHODS.has(method)) return undefined;
     const object = callee.object as AnyNode;
@@ -72,7 +77,7 @@ export function asRouteStatement(j: JSCodeshift, statement: AnyNode, index: numb
       index,
       statement,
       receiver: object,
-      receiverText: sourceOf(j, object),
+      receiverText: receiverCode(j, object),
       path: args[0],
       pathText: sourceOf(j, args[0]),
       registrations: [{ method, middlewares: args.slice(1, -1), handler: args[args.length - 1] }],
@@ -88,9 +93,11 @@ export type EndpointRole = 'sse-stream' | 'sse-messages' | 'streamable';
 export function endpointRoles(j: JSCodeshift, regions: AnyNode[], anchors: Finding[]): Set<EndpointRole> {
   const roles = new Set<EndpointRole>();
   for (const region of regions) {
-    for (const call of j(region as never).find(j.CallExpression).nodes() as unknown as AnyNode[]) {
+    // `transport?.handlePostMessage(…)` is an OptionalCallExpression in babel's tree.
+    const calls = [...j(region as never).find(j.CallExpression).nodes(), ...j(region as never).find(j.OptionalCallExpression).nodes()] as unknown as AnyNode[];
+    for (const call of calls) {
       const callee = call.callee as AnyNode;
-      if (callee.type !== 'MemberExpression') continue;
+      if (callee.type !== 'MemberExpression' && callee.type !== 'OptionalMemberExpression') continue;
       const name = (callee.property as AnyNode).name;
       if (name === 'handlePostMessage') roles.add('sse-messages');
       if (name === 'handleRequest') roles.add('streamable');
