@@ -8,7 +8,7 @@
 import type { API, FileInfo } from 'jscodeshift';
 import { createContext, print, type TransformContext, type TransformOptions } from './lib/context';
 import { containsLocation, isFunctionNode, referencedNames, type AnyNode } from './lib/ast';
-import { asRouteStatement, sourceOf, statementLists, type RouteStatement } from './lib/routes';
+import { asRouteStatement, guardClauseRoute, sourceOf, statementLists, type RouteStatement } from './lib/routes';
 import { placeholder } from './lib/emit';
 import { afterImports, ensureNamedImport } from './lib/imports';
 import { removeDeadDeclarations } from './lib/dead-code';
@@ -223,6 +223,8 @@ interface BranchRegion {
   block: AnyNode;
   /** The `if` whose consequent the block is (none for a method-named handler). */
   branch?: AnyNode;
+  /** A guard-clause route (`if (url.pathname !== '/mcp') return …`): only the statements from here on are the route. */
+  from?: number;
 }
 
 /** The innermost `if (path…)` (or `if (method && path)`) block around the anchor, in its function. */
@@ -265,24 +267,47 @@ function methodHandlerRegion(context: TransformContext, anchor: Finding): Branch
   return fn && (fn.body as AnyNode).type === 'BlockStatement' ? { fn, block: fn.body as AnyNode } : undefined;
 }
 
+/** After a path guard, every statement serves MCP: it uses the server or the transport, or checks the method. */
+function onlyServesMcp(context: TransformContext, region: AnyNode): boolean {
+  const { j } = context;
+  const mcpNames = new Set<string>();
+  for (const call of j(region as never).find(j.CallExpression, { callee: { property: { name: 'connect' } } }).nodes() as unknown as AnyNode[]) {
+    const object = (call.callee as AnyNode).object as AnyNode;
+    if (object.type === 'Identifier') mcpNames.add(object.name as string);
+    for (const argument of call.arguments as AnyNode[]) if (argument.type === 'Identifier') mcpNames.add(argument.name as string);
+  }
+  return ((region.body as AnyNode[]) ?? []).every((statement) => {
+    if (statement.type === 'IfStatement' && /\.method\b/.test(sourceOf(j, statement.test as AnyNode))) return true;
+    const names = referencedNames(j, statement);
+    const declared = statement.type === 'VariableDeclaration' ? (statement.declarations as AnyNode[]).map((d) => (d.id as AnyNode).name as string) : [];
+    return declared.some((name) => mcpNames.has(name)) || [...names].some((name) => mcpNames.has(name));
+  });
+}
+
 /**
  * node:http and fetch-handler style: the `if (path…)` branch holding the per-request idiom answers through the
  * handler, for every method (a method check in the test goes: the handler answers GET/DELETE with 405 itself).
  */
 function rewriteBranch(context: TransformContext, anchor: Finding, handled: Set<AnyNode>): true | string | undefined {
   const { j } = context;
-  const region = branchRegion(context, anchor) ?? methodHandlerRegion(context, anchor);
+  const region: BranchRegion | undefined = branchRegion(context, anchor) ?? methodHandlerRegion(context, anchor) ?? guardClauseRoute(context, anchor);
   if (!region) return 'the per-request transport is not in a recognisable route; serve it with createMcpHandler(() => buildServer()) by hand';
-  const { fn, block: consequent, branch } = region;
-  if (handled.has(consequent)) return undefined;
-  handled.add(consequent);
+  const { fn, block, branch } = region;
+  if (handled.has(block)) return undefined;
+  handled.add(block);
+  const from = region.from ?? 0;
+  // The statements that become the handler call; a guard-clause route keeps what comes before its route.
+  const kept = ((block.body as AnyNode[]) ?? []).slice(0, from);
+  const consequent = from === 0 ? block : (j.blockStatement(((block.body as AnyNode[]) ?? []).slice(from) as never) as unknown as AnyNode);
+  if (from > 0 && !onlyServesMcp(context, consequent)) return 'the route does more than serve MCP after its path check; serve it with createMcpHandler(() => buildServer()) by hand';
   const params = (fn.params as AnyNode[] | undefined) ?? [];
   // A method-named handler (Next.js `export async function POST(request)`, Bun `routes`) is Web-standard.
-  const web = !branch || (params.length === 1 && params[0].type === 'Identifier');
+  const methodNamed = !branch && region.from === undefined;
+  const web = methodNamed || (params.length === 1 && params[0].type === 'Identifier');
   const [req, res] = params;
   if (req?.type !== 'Identifier' || (!web && res?.type !== 'Identifier') || !fn.async) return 'the branch is not in an async (req, res) or (request) handler; serve it with createMcpHandler by hand';
   if (consequent.type !== 'BlockStatement') return 'the branch is not a block; serve it with createMcpHandler by hand';
-  const factory = serverFactoryOf(context, consequent, consequent, paramNames(fn));
+  const factory = serverFactoryOf(context, consequent, from === 0 ? consequent : block, paramNames(fn));
   if (typeof factory === 'string') return `${factory}; serve the endpoint with createMcpHandler(() => buildServer()) by hand`;
   if (!factory) return 'no request-independent server factory found; serve the endpoint with createMcpHandler(() => buildServer()) by hand';
   const options = handlerOptions(context, consequent);
@@ -303,8 +328,8 @@ function rewriteBranch(context: TransformContext, anchor: Finding, handled: Set<
       ...(checkHost ? [`${ensureNamedImport(context, V2_SERVER, 'hostHeaderValidationResponse')}(${request}, ${hostnames})`] : []),
       `${ensureNamedImport(context, V2_SERVER, 'originValidationResponse')}(${request}, ${origins})`,
     ];
-    consequent.body = [placeholder(context, [
-      `// mcp-migrate: createMcpHandler serves protocol 2026-07-28 with a fresh server per request${branch ? ' (GET/DELETE answer 405)' : ''},`,
+    block.body = [...kept, placeholder(context, [
+      `// mcp-migrate: createMcpHandler serves protocol 2026-07-28 with a fresh server per request${methodNamed ? '' : ' (GET/DELETE answer 405)'},`,
       `// after the ${checkHost ? 'Host and Origin checks' : 'Origin check'} the spec requires (DNS rebinding).`,
       `return ${checks.join(' ?? ')} ?? ${handlerName}.fetch(${request});`,
     ].join('\n'), 'tight')];
@@ -318,7 +343,8 @@ function rewriteBranch(context: TransformContext, anchor: Finding, handled: Set<
     );
   } else {
     const toNodeHandler = ensureNamedImport(context, V2_NODE, 'toNodeHandler');
-    consequent.body = [
+    block.body = [
+      ...kept,
       placeholder(
         context,
         [

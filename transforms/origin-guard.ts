@@ -9,7 +9,7 @@ import type { API, FileInfo } from 'jscodeshift';
 import { createContext, print, type TransformContext, type TransformOptions } from './lib/context';
 import { containsLocation, isFunctionNode, referencedNames, type AnyNode } from './lib/ast';
 import { placeholder } from './lib/emit';
-import { asRouteStatement, functionsByName, statementLists } from './lib/routes';
+import { asRouteStatement, functionsByName, guardClauseRoute, statementLists } from './lib/routes';
 import { afterImports, ensureNamedImports } from './lib/imports';
 import { isLocalServer, routeFramework } from './lib/framework';
 import { GUARD_NAME, WEB_GUARD_NAME, guardCall, guardFunction, webGuardCall, webGuardFunction } from './lib/templates';
@@ -24,9 +24,11 @@ type GuardKind = 'node' | 'fastify' | 'hono' | 'web';
 
 interface GuardSite {
   fn: AnyNode;
-  /** The statement list the guard goes first in: the handler body or the route's `if` block. */
+  /** The statement list the guard goes in: the handler body or the route's `if` block. */
   block: AnyNode;
   kind: GuardKind;
+  /** Where in it: first, or right after a guard-clause route's path check. */
+  at?: number;
 }
 
 const UNGUARDABLE = 'reject requests whose Origin header is present and not allowed with 403 before they reach the transport';
@@ -59,7 +61,7 @@ export default function transform(file: FileInfo, api: API, options: TransformOp
 function sitesForAnchor(context: TransformContext, anchor: { line: number; column: number }): GuardSite[] | string {
   const handlers = handlersForAnchor(context, anchor);
   if (handlers) return handlers;
-  return branchForAnchor(context, anchor) ?? UNGUARDABLE;
+  return branchForAnchor(context, anchor) ?? guardClauseSite(context, anchor) ?? UNGUARDABLE;
 }
 
 /** The route whose registration contains the anchor, plus sibling routes on the same receiver and path. */
@@ -101,12 +103,20 @@ function branchForAnchor(context: TransformContext, anchor: { line: number; colu
   return [{ block: innermost.node.consequent as unknown as AnyNode, fn, kind }];
 }
 
+/** `if (url.pathname !== '/mcp') return …;` then the MCP code: the guard goes right after the path check. */
+function guardClauseSite(context: TransformContext, anchor: { line: number; column: number }): GuardSite[] | undefined {
+  const route = guardClauseRoute(context, anchor);
+  if (!route) return undefined;
+  const params = (route.fn.params as AnyNode[]) ?? [];
+  return [{ fn: route.fn, block: route.block, at: route.from, kind: params.length === 1 ? 'web' : 'node' }];
+}
+
 function insertGuard(context: TransformContext, site: GuardSite): boolean {
-  const { fn, block, kind } = site;
+  const { fn, block, kind, at = 0 } = site;
   const [req, res] = fn.params as AnyNode[];
   if (req?.type !== 'Identifier' || (kind !== 'hono' && kind !== 'web' && res?.type !== 'Identifier')) return false;
   const statements = block.body as AnyNode[];
-  const first = statements[0];
+  const first = statements[at];
   if (first && new RegExp(`\\b(?:${GUARD_NAME}|${WEB_GUARD_NAME})\\(`).test(context.j(first as never).toSource())) return false;
   // `(_req, res)`: the request is used now, so drop the "unused" underscore when the plain name is free.
   const plain = (req.name as string).replace(/^_+/, '');
@@ -117,7 +127,7 @@ function insertGuard(context: TransformContext, site: GuardSite): boolean {
     kind === 'node' ? guardCall(req.name as string, res.name as string)
     : kind === 'fastify' ? guardCall(`${req.name}.raw`, `${res.name}.raw`)
     : webGuardCall(kind === 'hono' ? `${req.name}.req.raw` : (req.name as string), freeLocal(context, fn, 'forbidden'));
-  statements.unshift(placeholder(context, call, 'tight'));
+  statements.splice(at, 0, placeholder(context, call, 'tight'));
   return true;
 }
 

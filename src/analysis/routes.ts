@@ -296,10 +296,12 @@ export function routeContextsOf(node: Node, depth = 0): RouteContext[] {
       const c = conditionConstraint(current.getExpression());
       if (c.methods && methods === 'unknown') methods = c.methods;
       paths.push(...c.paths);
-    } else if (Node.isBlock(current) && methods === 'unknown') {
+    } else if (Node.isBlock(current)) {
       // `if (req.method !== 'POST') { res.writeHead(405).end(); return; }` before the code: only POST gets here.
-      const guarded = guardMethods(current, child);
+      const guarded: Set<HttpMethod> | undefined = methods === 'unknown' ? guardMethods(current, child) : undefined;
       if (guarded) methods = guarded;
+      // `if (url.pathname !== '/mcp') return new Response(null, { status: 404 });`: only /mcp gets here.
+      paths.push(...guardPaths(current, child));
     } else if (Node.isCaseClause(current)) {
       const c = switchCaseMethods(current);
       if (c?.methods && methods === 'unknown') methods = c.methods;
@@ -340,6 +342,29 @@ function guardMethods(block: Node, child: Node): Set<HttpMethod> | undefined {
     if (Node.isStringLiteral(literal) && METHOD_EXPR.test(subject.getText())) return new Set([literal.getLiteralValue().toUpperCase() as HttpMethod]);
   }
   return undefined;
+}
+
+/** Paths left by early-exit guards (`if (url.pathname !== '/mcp') return …`) among the statements before `child`. */
+function guardPaths(block: Node, child: Node): Node[] {
+  if (!Node.isBlock(block)) return [];
+  const paths: Node[] = [];
+  for (const statement of block.getStatements()) {
+    if (statement === child) break;
+    const literal = pathGuardLiteral(statement);
+    if (literal) paths.push(literal);
+  }
+  return paths;
+}
+
+/** `if (<path> !== 'lit') <exit>` (no else): the literal, else undefined. */
+export function pathGuardLiteral(statement: Node): Node | undefined {
+  if (!Node.isIfStatement(statement) || statement.getElseStatement() || !exits(statement.getThenStatement())) return undefined;
+  const condition = statement.getExpression();
+  if (!Node.isBinaryExpression(condition)) return undefined;
+  const op = condition.getOperatorToken().getKind();
+  if (op !== SyntaxKind.ExclamationEqualsEqualsToken && op !== SyntaxKind.ExclamationEqualsToken) return undefined;
+  const [subject, literal] = Node.isStringLiteral(condition.getRight()) ? [condition.getLeft(), condition.getRight()] : [condition.getRight(), condition.getLeft()];
+  return Node.isStringLiteral(literal) && PATH_EXPR.test(subject.getText()) ? literal : undefined;
 }
 
 /** The statement always leaves the function (`return`/`throw`, or a block ending in one). */

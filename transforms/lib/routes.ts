@@ -126,3 +126,35 @@ export function functionsByName(context: TransformContext): Map<string, AnyNode>
   });
   return map;
 }
+
+const PATH_SUBJECT = /(?:^|[.\s(])(?:url|pathname|path|routePath|route)$/i;
+
+/** `if (url.pathname !== '/mcp') return …;` (no else, the branch always leaves): everything after it is that route. */
+export function isPathGuard(j: JSCodeshift, statement: AnyNode): boolean {
+  if (statement.type !== 'IfStatement' || statement.alternate) return false;
+  const exit = statement.consequent as AnyNode;
+  const last = exit.type === 'BlockStatement' ? (exit.body as AnyNode[]).at(-1) : exit;
+  if (!last || (last.type !== 'ReturnStatement' && last.type !== 'ThrowStatement')) return false;
+  const test = statement.test as AnyNode;
+  if (test.type !== 'BinaryExpression' || (test.operator !== '!==' && test.operator !== '!=')) return false;
+  const isString = (n: AnyNode) => n.type === 'StringLiteral' || (n.type === 'Literal' && typeof n.value === 'string');
+  const subject = isString(test.right as AnyNode) ? (test.left as AnyNode) : isString(test.left as AnyNode) ? (test.right as AnyNode) : undefined;
+  return !!subject && PATH_SUBJECT.test(sourceOf(j, subject));
+}
+
+/**
+ * The innermost function around `anchor` whose body routes with a path guard before the anchor's statement:
+ * its body and the index of the first statement after the guard.
+ */
+export function guardClauseRoute(context: TransformContext, anchor: Pick<Finding, 'line' | 'column'>): { fn: AnyNode; block: AnyNode; from: number } | undefined {
+  const { j, root } = context;
+  const fns = (root.find(j.Function).nodes() as unknown as AnyNode[]).filter((fn) => (fn.body as AnyNode).type === 'BlockStatement' && (fn.body as AnyNode).loc && containsLocation(fn.body as AnyNode, anchor));
+  const fn = fns.at(-1);
+  if (!fn) return undefined;
+  const block = fn.body as AnyNode;
+  const statements = block.body as AnyNode[];
+  const at = statements.findIndex((s) => containsLocation(s, anchor));
+  if (at < 0) return undefined;
+  for (let k = at - 1; k >= 0; k--) if (isPathGuard(j, statements[k])) return { fn, block, from: k + 1 };
+  return undefined;
+}
