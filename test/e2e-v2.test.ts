@@ -93,4 +93,32 @@ describe('apply --target 2026-07-28, end to end', () => {
       await disposeFixture(dir);
     });
   }
+
+  // --legacy reject: modern-only. A 2026-07-28 client is served; a 2025-era initialize is refused (400, -32022).
+  for (const name of ['b-express-stateful', 'e-hono-web-standard']) {
+    it(`${name} with --legacy reject: 2026-07-28 clients only`, async () => {
+      const { dir, manifest } = await prepareFixture(name);
+      const result = apply({ paths: [dir], cwd: dir, allowDirty: true, target: '2026-07-28', legacy: 'reject' });
+      expect(result.problems).toEqual([]);
+      const sources = sourceFiles(path.join(dir, 'src')).map((file) => fs.readFileSync(file, 'utf8')).join('\n');
+      expect(sources).toContain("legacy: 'reject'");
+      await compileFixture(dir);
+      const server = await bootFixture(dir, manifest);
+      running.push(server);
+      const endpoint = new URL(manifest.mcpPath ?? '/mcp', server.url);
+
+      const modern = new V2Client({ name: 'e2e-2026', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+      await modern.connect(new V2Transport(endpoint));
+      expect((await modern.listTools()).tools.map((t) => t.name)).toContain(manifest.tool!.name);
+      await modern.close();
+
+      const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'probe', version: '1' } } };
+      const refused = await fetch(endpoint, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify(init) });
+      expect(refused.status).toBe(400);
+      expect(((await refused.json()) as { error: { code: number } }).error.code).toBe(-32022);
+      await expect(new V1Client({ name: 'e2e-2025', version: '1.0.0' }).connect(new V1Transport(endpoint))).rejects.toThrow();
+      await server.stop();
+      await disposeFixture(dir);
+    });
+  }
 });
