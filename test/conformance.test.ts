@@ -50,7 +50,7 @@ function conformance(url: string, scenario: string): Outcome {
 }
 
 describe('official conformance runner on migrated servers (target 2026-07-28)', () => {
-  for (const name of ['a-express-shared-server', 'b-express-stateful', 'a-node-http', 'e-hono-web-standard', 'e-fastify-reply-raw']) {
+  for (const name of ['a-express-shared-server', 'b-express-stateful', 'a-node-http', 'e-hono-web-standard', 'e-fastify-reply-raw', 'e-web-fetch-worker']) {
     it(`${name}: server-stateless reaches the 24/28 ceiling, dns-rebinding-protection passes`, async () => {
       const { dir, manifest } = await prepareFixture(name);
       const result = apply({ paths: [dir], cwd: dir, allowDirty: true, target: '2026-07-28' });

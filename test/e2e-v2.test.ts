@@ -2,6 +2,7 @@
 // packages (createMcpHandler + the official codemod), type-checked, booted on 127.0.0.1, and then spoken to by a v2
 // client pinned to protocol 2026-07-28 AND by a 2025-era v1 client; plain HTTP checks the wire rules.
 import * as fs from 'node:fs';
+import * as http from 'node:http';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Client as V2Client, StreamableHTTPClientTransport as V2Transport } from '@modelcontextprotocol/client';
@@ -16,6 +17,18 @@ afterEach(async () => {
 });
 
 const names = fixtureNames((m) => (m.autoMigratable || m.family === 'F') && m.legacyClient !== 'none');
+
+/** POST with headers fetch() will not send (Host), over node:http. */
+function postStatus(url: URL, headers: Record<string, string>, body: unknown): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(url, { method: 'POST', headers: { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream' } }, (response) => {
+      response.resume();
+      response.on('end', () => resolve(response.statusCode ?? 0));
+    });
+    request.on('error', reject);
+    request.end(JSON.stringify(body));
+  });
+}
 
 function sourceFiles(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -86,6 +99,10 @@ describe('apply --target 2026-07-28, end to end', () => {
       const evil = await fetch(endpoint, { method: 'POST', headers: { ...headers, origin: 'http://evil.example', 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify(init) });
       expect(evil.status).toBe(403);
       await evil.text();
+      // DNS rebinding: a server bound to loopback also refuses a foreign Host; one bound to every interface may be
+      // deployed under a real hostname, so it keeps answering (local-bind flags it for a human).
+      const local = !manifest.expectedRules.includes('local-bind');
+      expect(await postStatus(endpoint, { ...headers, host: `evil.example:${server.port}` }, init), 'foreign Host').toBe(local ? 403 : 200);
 
       const again = apply({ paths: [dir], cwd: dir, allowDirty: true, target: '2026-07-28', unsafe: stateful });
       expect(again.changes).toEqual([]);

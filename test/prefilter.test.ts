@@ -6,7 +6,7 @@ describe('mayContainMcpCode', () => {
     expect(MCP_MARKERS).toEqual([
       '@modelcontextprotocol', 'SSEServerTransport', 'SSEClientTransport', 'StreamableHTTP', 'handlePostMessage',
       'handleRequest', 'sessionIdGenerator', 'mcp-session-id', 'last-event-id', 'text/event-stream', 'event: endpoint',
-      'eventStore', 'McpAgent', 'fastmcp', 'mcp-framework', 'transportType', 'McpServer', '.listen(', 'Bun.serve',
+      'eventStore', 'McpAgent', 'fastmcp', 'mcp-framework', 'transportType', 'McpServer', '.listen(', 'Bun.serve', 'serve({',
       'registerTool', 'sessionId', 'headers.origin', "headers['origin']", 'headers["origin"]', "('origin')", '("origin")',
       'OriginValidation',
     ]);

@@ -2,8 +2,9 @@
  * mcp-handler — rule `per-request-transport`; target 2026-07-28 only.
  * The hand-wired stateless idiom (fresh server + `StreamableHTTPServerTransport({ sessionIdGenerator: undefined })`
  * per POST, 405 on GET/DELETE) becomes one `createMcpHandler(() => buildServer(), { legacy })` endpoint: the only v2
- * entry that serves protocol 2026-07-28 (and 2025-era clients statelessly). Express apps made in the same file move
- * to `createMcpExpressApp()`, which validates Host and Origin; elsewhere the Origin guard stays.
+ * entry that serves protocol 2026-07-28 (and 2025-era clients statelessly). On a local server, an app made in the
+ * same file moves to `createMcpExpressApp()` / `createMcpFastifyApp()` / `createMcpHonoApp()`, which validate Host
+ * and Origin; elsewhere the Origin guard stays.
  */
 import type { API, FileInfo } from 'jscodeshift';
 import { createContext, print, type TransformContext, type TransformOptions } from './lib/context';
@@ -86,7 +87,9 @@ function rewriteRoutes(context: TransformContext, anchor: Finding, handled: Set<
     if (typeof factory === 'string') return `${factory}; serve the endpoint with createMcpHandler(() => buildServer()) by hand`;
     if (!factory) return 'no request-independent server factory found; serve the endpoint with createMcpHandler(() => buildServer()) by hand';
     const handlerSource = sourceOf(j, handler);
-    const replaced = replaceApp(context, hit.receiverText, framework);
+    // createMcp*App validates Host against localhost: right for a local server, a break for a deployed one (which
+    // keeps its app and the Origin guard).
+    const replaced = isLocalServer(context) ? replaceApp(context, hit.receiverText, framework) : undefined;
     const mount = MOUNTS[framework]({
       context,
       receiver: hit.receiverText,

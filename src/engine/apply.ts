@@ -11,6 +11,8 @@ import type { Rule } from '../rules/rule';
 import { allRules } from '../rules';
 import { FileFacts } from '../analysis/file-facts';
 import { routeContextsOf } from '../analysis/routes';
+import { bindSites, LOOPBACK } from '../analysis/binds';
+import { servesMcp } from '../analysis/serves-mcp';
 import { transforms as allTransforms, type TransformModule } from '../../transforms';
 import { parserFor } from '../../transforms/lib/context';
 import markLeftoversRun, { id as markLeftoversId } from '../../transforms/mark-leftovers';
@@ -57,6 +59,8 @@ export interface MigrateOptions {
   endpoint?: string;
   /** Analysis of exactly these sources, when the caller already has it. */
   initialAnalysis?: Analysis;
+  /** Set by migrateSources from the project's listeners: every one binds loopback. */
+  localServer?: true;
 }
 
 export interface Migration {
@@ -94,6 +98,8 @@ export function migrateSources(sources: SourceInput[], options: MigrateOptions =
   const enabled = allTransforms.filter(
     (t) => (t.level === 'auto' || options.unsafe) && t.rules.some((id) => ruleIds.has(id)) && (!t.targets || t.targets.includes(target)),
   );
+  // Every listener of the project binds loopback: generated guards may also require a localhost Host header.
+  const localOptions: MigrateOptions = { ...options, localServer: bindsLoopbackOnly(analysis) };
   let stale = false;
   for (const transform of enabled) {
     if (stale) analysis = reanalyze(files, rules);
@@ -103,7 +109,7 @@ export function migrateSources(sources: SourceInput[], options: MigrateOptions =
       if (working.failed || fileAnalysis.parseError) continue;
       const findings = fileAnalysis.findings.filter((f) => transform.rules.includes(f.ruleId));
       if (findings.length === 0) continue;
-      stale = runTransform(transform, working, findings, options, problems) || stale;
+      stale = runTransform(transform, working, findings, localOptions, problems) || stale;
     }
   }
   if (stale) {
@@ -119,7 +125,7 @@ export function migrateSources(sources: SourceInput[], options: MigrateOptions =
       (f) => f.fix === 'auto' && f.severity !== 'info' && fixedByRunTransforms.has(f.ruleId) && !f.data?.marker && !markedNear(fileAnalysis.findings, f),
     );
     if (leftovers.length === 0) continue;
-    stale = runTransform(markLeftovers, working, leftovers, options, problems) || stale;
+    stale = runTransform(markLeftovers, working, leftovers, localOptions, problems) || stale;
   }
   let manifests = new Map(options.manifests ?? []);
   const surfaceNotes: ManualItem[] = [];
@@ -246,6 +252,15 @@ export function apply(options: ApplyOptions): ApplyResult {
   };
 }
 
+/** true when the project's MCP code listens somewhere and every listener binds loopback; else undefined (ask per file). */
+function bindsLoopbackOnly(analysis: Analysis): true | undefined {
+  const hosts = analysis.files.flatMap((file) => {
+    const sourceFile = analysis.sourceFile(file.relPath);
+    return sourceFile && servesMcp(sourceFile) ? bindSites(sourceFile).map((site) => site.host) : [];
+  });
+  return hosts.length > 0 && hosts.every((host) => typeof host === 'string' && LOOPBACK.has(host)) ? true : undefined;
+}
+
 function reanalyze(files: Map<string, WorkingFile>, rules: readonly Rule[]): Analysis {
   return analyzeSources([...files.values()].map((w) => ({ ...w.source, text: w.text })), rules);
 }
@@ -259,7 +274,7 @@ function runTransform(transform: TransformModule, working: WorkingFile, findings
   try {
     // Test-only fault injection seam (never set in real use): MCP_MIGRATE_FAULT_TRANSFORM=<relPath> makes every transform throw on that file.
     if (process.env.MCP_MIGRATE_FAULT_TRANSFORM === working.source.relPath) throw new Error('injected transform fault (MCP_MIGRATE_FAULT_TRANSFORM)');
-    output = transform.run({ path: filePath, source: working.text }, api, { findings, endpoint: options.endpoint, target: options.target ?? DEFAULT_TARGET, legacy: options.legacy });
+    output = transform.run({ path: filePath, source: working.text }, api, { findings, endpoint: options.endpoint, target: options.target ?? DEFAULT_TARGET, legacy: options.legacy, localServer: options.localServer });
   } catch (error) {
     working.failed = { file: working.source.relPath, kind: 'transform', message: `${transform.id} failed: ${(error as Error).message}; file left unchanged` };
     working.text = working.original;

@@ -23,6 +23,8 @@ export const MCP_MARKERS: readonly string[] = Object.freeze([
   'McpServer',
   '.listen(',
   'Bun.serve',
+  // @hono/node-server and Deno: where a Web fetch handler listens (local-bind, and whether the server is local).
+  'serve({',
   'registerTool',
   'sessionId',
   // An Origin check may sit in a helper file with no MCP code at all; origin-validation must still see it.
