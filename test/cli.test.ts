@@ -46,7 +46,8 @@ describe('mcp-migrate CLI', () => {
     const run = cli('apply', '--dry-run', '--no-color', fixture('a-express-shared-server'));
     expect(run.status).toBe(1);
     expect(run.stdout).toContain('--- a/src/index.ts');
-    expect(run.stdout).toContain("+app.all('/mcp', (req, res) => void mcpHandler(req, res, req.body));");
+    // It listens on every interface: the app and the Origin guard stay in front of the handler.
+    expect(run.stdout).toContain("+app.all('/mcp', (req, res) => {\n+  if (rejectForeignOrigin(req, res)) return;\n+  void mcpHandler(req, res, req.body);\n");
     expect(run.stdout).toContain('--- a/package.json');
     expect(run.stdout).toContain('+    "@modelcontextprotocol/server": "^2.4.0"');
     expect(run.stdout).toContain('dry run');

@@ -396,10 +396,9 @@ describe.concurrent('encodings and layout are kept by apply', () => {
     expect(again.status).toBe(0);
   });
 
-  // KNOWN BUG (listed in issue 6's closing note; owner: transforms/lib/context.ts print): recast re-indents statements the
-  // migration does not touch — a tab in a space-indented file comes out as 4 spaces. `it.fails` keeps it visible:
-  // when it is fixed this test starts failing; then drop `.fails`.
-  it.fails('mixed indentation (tabs and spaces) is kept on the lines the migration does not rewrite', async () => {
+  // recast re-indents statements the migration does not touch (a tab in a space-indented file came out as 4 spaces);
+  // print() now gives unchanged lines of the same width their original indentation back.
+  it('mixed indentation (tabs and spaces) is kept on the lines the migration does not rewrite', async () => {
     const dir = workspace('mixed-indent');
     const file = path.join(dir, GOOD_CHANGED);
     const lines = fs.readFileSync(file, 'utf8').split('\n');

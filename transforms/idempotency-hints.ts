@@ -72,7 +72,7 @@ function annotateCall(context: ReturnType<typeof createContext>, call: AnyNode, 
     const existing = args.slice(1, callbackIndex).find(isAnnotationsObject);
     if (existing) return replaceWith(context, args, args.indexOf(existing), appendProperty(context, existing, hints));
     // A new argument just before the callback, laid out like the arguments around it.
-    const source = context.file.source;
+    const source = context.parsed;
     const lineStart = source.lastIndexOf('\n', (callback.start as number) - 1) + 1;
     const before = source.slice(lineStart, callback.start as number);
     const separator = /^\s*$/.test(before) ? `,\n${before}` : ', ';

@@ -177,7 +177,7 @@ function rewriteTool(context: TransformContext, tool: StatefulTool, handleSchema
   const extra = params[hadArgs ? 1 : 0];
   if (!hadArgs) {
     if (params.length === 0) {
-      const open = context.file.source.indexOf('(', handler.start as number);
+      const open = context.parsed.indexOf('(', handler.start as number);
       if (open < 0 || open > ((handler.body as AnyNode).start as number)) return `\`${tool.name}\`: unusual handler parameters; add a ${HANDLE_ARG} argument by hand`;
       edits.push({ start: open + 1, end: open + 1, text: `{ ${HANDLE_ARG} }` });
     } else if (isParenthesized(context, handler, params[0])) {
@@ -227,10 +227,10 @@ function rewriteTool(context: TransformContext, tool: StatefulTool, handleSchema
     const indent = handlerIndent + unit;
     const extra = body.extra as { parenthesized?: boolean; parenStart?: number } | undefined;
     const start = extra?.parenthesized && extra.parenStart !== undefined ? extra.parenStart : (body.start as number);
-    const end = extra?.parenthesized ? context.file.source.indexOf(')', body.end as number) + 1 : (body.end as number);
+    const end = extra?.parenthesized ? context.parsed.indexOf(')', body.end as number) + 1 : (body.end as number);
     edits.push({ start, end: start, text: `{${guard.map((line) => `\n${indent}${line}`).join('')}\n${indent}return ` });
     // Zero-width insertions (one more indent unit per continuation line) compose with the edits inside.
-    for (let at = context.file.source.indexOf('\n', start); at >= 0 && at < end; at = context.file.source.indexOf('\n', at + 1)) {
+    for (let at = context.parsed.indexOf('\n', start); at >= 0 && at < end; at = context.parsed.indexOf('\n', at + 1)) {
       edits.push({ start: at + 1, end: at + 1, text: unit });
     }
     edits.push({ start: end, end, text: `;\n${handlerIndent}}` });
@@ -257,14 +257,14 @@ function applyEdits(context: TransformContext, node: AnyNode, edits: TextEdit[])
 }
 
 function lineIndent(context: TransformContext, offset: number): string {
-  const source = context.file.source;
+  const source = context.parsed;
   const lineStart = source.lastIndexOf('\n', offset - 1) + 1;
   return /^[ \t]*/.exec(source.slice(lineStart))![0];
 }
 
 /** `(extra) => …` rather than `extra => …`. */
 function isParenthesized(context: TransformContext, handler: AnyNode, param: AnyNode): boolean {
-  const before = context.file.source.slice(handler.start as number, param.start as number);
+  const before = context.parsed.slice(handler.start as number, param.start as number);
   return before.includes('(');
 }
 

@@ -30,6 +30,11 @@ export interface TransformContext {
   tabWidth: number;
   useTabs: boolean;
   options: TransformOptions;
+  /**
+   * The text the parser saw: recast hands babel the source with leading tabs expanded, so node offsets
+   * (`start`/`end`) index into this, not into `file.source`, on files with tab-indented lines.
+   */
+  parsed: string;
 }
 
 export function isTypeScriptPath(filePath: string): boolean {
@@ -54,11 +59,16 @@ function detectStyle(source: string) {
 
 export function createContext(file: FileInfo, api: API, options: TransformOptions, ruleIds: string[]): TransformContext {
   const j = api.jscodeshift;
-  const root = j(file.source);
+  const style = detectStyle(file.source);
+  // Parse with the width we print with: recast slices reused lines by column, and a tab measured as 4 columns at parse
+  // time but 2 at print time cut words in half on lines with tabs.
+  const root = j(file.source, { tabWidth: style.tabWidth } as never);
   // Markers this tool left earlier are for humans; transforms act on the detector's own findings only.
   const findings = (options.findings ?? detectSingleFile(file)).filter((f) => ruleIds.includes(f.ruleId) && !f.data?.marker);
   const commonjs = root.find(j.ImportDeclaration).length === 0 && /\brequire\(/.test(file.source);
-  return { j, root, file, findings, typescript: isTypeScriptPath(file.path), commonjs, ...detectStyle(file.source), options };
+  const lines = (root.get().node as { loc?: { lines?: { toString(options: object): string } } }).loc?.lines;
+  const parsed = lines ? lines.toString({ tabWidth: style.tabWidth, reuseWhitespace: false, useTabs: false }) : file.source;
+  return { j, root, file, findings, typescript: isTypeScriptPath(file.path), commonjs, ...style, options, parsed };
 }
 
 /**

@@ -4,7 +4,7 @@ import type { TransformContext } from './context';
 import type { AnyNode } from './ast';
 
 export function originalText(context: TransformContext, node: AnyNode): string {
-  return context.file.source.slice(node.start as number, node.end as number);
+  return context.parsed.slice(node.start as number, node.end as number);
 }
 
 /**
@@ -23,7 +23,7 @@ export function appendProperty(context: TransformContext, object: AnyNode, prope
   if (!text.includes('\n')) {
     return `${text.slice(0, lastEnd)}, ${property}${hasComma ? ',' : ''}${text.slice(lastEnd).replace(/^,/, '')}`;
   }
-  const source = context.file.source;
+  const source = context.parsed;
   const lastStart = last.start as number;
   const indentation = source.slice(source.lastIndexOf('\n', lastStart - 1) + 1, lastStart);
   // Keep the author's trailing-comma style: a comma after the new property only if the old last one had one.
