@@ -18,6 +18,8 @@ export function removeDeadDeclarations(context: TransformContext, candidates: Se
       const names = declaredNames(statement);
       if (names.length === 0 || !names.every((n) => candidates.has(n) && !generatedUses.has(n))) continue;
       if (isRequireStatement(statement)) continue;
+      // Never delete code this run generated (a route cluster may have been rewritten inside a now-unused function).
+      if (j(statement as never).find(j.Identifier).some((p) => /^__mcpMigrate(?:Generated|Inline)/.test(p.node.name))) continue;
       const usedElsewhere = body.some((other, k) => k !== i && [...referencedNames(j, other)].some((n) => names.includes(n)));
       if (usedElsewhere) continue;
       // What the dead declaration referenced may now be dead too.
