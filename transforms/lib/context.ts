@@ -66,9 +66,18 @@ export function createContext(file: FileInfo, api: API, options: TransformOption
   // Markers this tool left earlier are for humans; transforms act on the detector's own findings only.
   const findings = (options.findings ?? detectSingleFile(file)).filter((f) => ruleIds.includes(f.ruleId) && !f.data?.marker);
   const commonjs = root.find(j.ImportDeclaration).length === 0 && /\brequire\(/.test(file.source);
-  const lines = (root.get().node as { loc?: { lines?: { toString(options: object): string } } }).loc?.lines;
-  const parsed = lines ? lines.toString({ tabWidth: style.tabWidth, reuseWhitespace: false, useTabs: false }) : file.source;
-  return { j, root, file, findings, typescript: isTypeScriptPath(file.path), commonjs, ...style, options, parsed };
+  const context = { j, root, file, findings, typescript: isTypeScriptPath(file.path), commonjs, ...style, options, parsed: file.source };
+  // Only a file with tabs is re-rendered for the parser; work it out once, when a transform first needs offsets.
+  if (file.source.includes('\t')) {
+    let parsed: string | undefined;
+    Object.defineProperty(context, 'parsed', {
+      get: () => {
+        const lines = (root.get().node as { loc?: { lines?: { toString(options: object): string } } }).loc?.lines;
+        return (parsed ??= lines ? lines.toString({ tabWidth: style.tabWidth, reuseWhitespace: false, useTabs: false }) : file.source);
+      },
+    });
+  }
+  return context;
 }
 
 /**
