@@ -108,13 +108,7 @@ export function guardFunction(options: { typescript: boolean; checkHost: boolean
     `function ${GUARD_NAME}(req${types ? `: ${options.types?.request ?? 'IncomingMessage'}` : ''}, res${types ? `: ${options.types?.response ?? 'ServerResponse'}` : ''})${types ? ': boolean' : ''} {`,
     `  const origin = req.headers.origin;`,
     `  let allowed = origin === undefined || mcpAllowedOrigins.has(origin);`,
-    `  if (!allowed) {`,
-    `    try {`,
-    `      allowed = mcpLocalHostnames.has(new URL(origin${types ? ' as string' : ''}).hostname);`,
-    `    } catch {`,
-    `      allowed = false;`,
-    `    }`,
-    `  }`,
+    ...localOriginLines('mcpLocalHostnames.has', types),
   ];
   if (options.checkHost) {
     lines.push(
@@ -130,6 +124,19 @@ export function guardFunction(options: { typescript: boolean; checkHost: boolean
     `}`,
   );
   return lines.join('\n');
+}
+
+/** A present Origin is still allowed when its hostname is local (an unparsable one is not). */
+function localOriginLines(isLocal: string, types: boolean): string[] {
+  return [
+    `  if (!allowed) {`,
+    `    try {`,
+    `      allowed = ${isLocal}(new URL(origin${types ? ' as string' : ''}).hostname);`,
+    `    } catch {`,
+    `      allowed = false;`,
+    `    }`,
+    `  }`,
+  ];
 }
 
 /** `const forbidden = foreignOriginResponse(request); if (forbidden) return forbidden;` */
@@ -152,13 +159,7 @@ export function webGuardFunction(options: { typescript: boolean; checkHost: bool
     `  const localHostnames = [${s('localhost')}, ${s('127.0.0.1')}, ${s('[::1]')}];`,
     `  const origin = request.headers.get(${s('origin')});`,
     `  let allowed = origin === null || allowedOrigins.includes(origin);`,
-    `  if (!allowed) {`,
-    `    try {`,
-    `      allowed = localHostnames.includes(new URL(origin${types ? ' as string' : ''}).hostname);`,
-    `    } catch {`,
-    `      allowed = false;`,
-    `    }`,
-    `  }`,
+    ...localOriginLines('localHostnames.includes', types),
   ];
   if (options.checkHost) {
     lines.push(
