@@ -9,7 +9,7 @@
 import type { API, FileInfo } from 'jscodeshift';
 import { createContext, print, type TransformContext, type TransformOptions } from './lib/context';
 import { containsLocation, isFunctionNode, referencedNames, type AnyNode } from './lib/ast';
-import { asRouteStatement, guardClauseRoute, sourceOf, statementLists, type RouteStatement } from './lib/routes';
+import { asRouteStatement, guardClauseRoute, parsedBodyArgument, sourceOf, statementLists, type RouteStatement } from './lib/routes';
 import { placeholder } from './lib/emit';
 import { afterImports, ensureNamedImport } from './lib/imports';
 import { removeDeadDeclarations } from './lib/dead-code';
@@ -80,9 +80,7 @@ function rewriteRoutes(context: TransformContext, anchor: Finding, handled: Set<
     const handler = post.handler;
     if (!isFunctionNode(handler)) return 'the endpoint handler is not inline; serve it with createMcpHandler(() => buildServer()) by hand';
     const framework = routeFramework(context, hit.receiver, handler);
-    if (framework !== 'express' && framework !== 'fastify' && framework !== 'hono') {
-      return `this endpoint is served by ${framework === 'koa' ? 'koa' : 'an unrecognised framework'}; serve it with createMcpHandler(() => buildServer()) by hand`;
-    }
+    if (framework === 'unknown') return 'this endpoint is served by an unrecognised framework; serve it with createMcpHandler(() => buildServer()) by hand';
     const factory = serverFactoryOf(context, handler, handler, paramNames(handler));
     if (typeof factory === 'string') return `${factory}; serve the endpoint with createMcpHandler(() => buildServer()) by hand`;
     if (!factory) return 'no request-independent server factory found; serve the endpoint with createMcpHandler(() => buildServer()) by hand';
@@ -101,6 +99,7 @@ function rewriteRoutes(context: TransformContext, anchor: Finding, handled: Set<
       options: handlerOptions(context, handler),
       guarded: !replaced && handlerSource.includes(`${framework === 'hono' ? WEB_GUARD_NAME : GUARD_NAME}(`),
       appReplaced: !!replaced,
+      parsedBody: parsedBodyArgument(j, [handler]),
     });
     const code = [
       `// mcp-migrate: createMcpHandler serves protocol 2026-07-28 with a fresh server per request; legacy: ${quoted(context, handlerLegacyMode(context))}`,
@@ -136,6 +135,8 @@ interface MountInput {
   guarded: boolean;
   /** The app is now made by createMcp*App (Host and Origin validation, parsed body). */
   appReplaced: boolean;
+  /** The parsed body as the old handler passed it to the transport (koa), if it did. */
+  parsedBody?: string;
 }
 
 function quoted(context: TransformContext, text: string): string {
@@ -150,7 +151,7 @@ function handlerDeclaration(input: MountInput, node: boolean): string {
 }
 
 /** The route serving every method of the endpoint through createMcpHandler, per framework. */
-const MOUNTS: Record<'express' | 'fastify' | 'hono', (input: MountInput) => string[]> = {
+const MOUNTS: Record<'express' | 'fastify' | 'hono' | 'koa', (input: MountInput) => string[]> = {
   express(input) {
     const { receiver, path, middlewares, handlerName: h } = input;
     const declaration = handlerDeclaration(input, true);
@@ -171,6 +172,19 @@ const MOUNTS: Record<'express' | 'fastify' | 'hono', (input: MountInput) => stri
       `});`,
     ];
   },
+  // koa: no createMcpKoaApp exists, so the Origin guard stays; respond = false hands ctx.res to the Node handler.
+  koa(input) {
+    const { receiver, path, middlewares, handlerName: h } = input;
+    const ctx = input.params[0]?.replace(/^_+/, '') || 'ctx';
+    return [
+      handlerDeclaration(input, true),
+      `${receiver}.all(${path}, ${middlewares}async (${ctx}) => {`,
+      `  ${ctx}.respond = false;`,
+      ...(input.guarded ? [`  if (${GUARD_NAME}(${ctx}.req, ${ctx}.res)) return;`] : []),
+      `  await ${h}(${ctx}.req, ${ctx}.res${input.parsedBody ? `, ${input.parsedBody}` : ''});`,
+      `});`,
+    ];
+  },
   // hono is Web-standard: the handler's fetch() takes the Request and returns the Response. (createMcpHonoApp's
   // body parser reads a clone, so the raw body is still there; its `c.get('parsedBody')` is untyped on a plain Hono.)
   hono(input) {
@@ -185,7 +199,8 @@ const MOUNTS: Record<'express' | 'fastify' | 'hono', (input: MountInput) => stri
  * The app made in this file with no options (`express()`, `Fastify()`, `new Hono()`) becomes the framework's
  * `createMcp*App()`, which validates Host and Origin (127.0.0.1 by default). Returns the replaced callee's name.
  */
-function replaceApp(context: TransformContext, receiver: string, framework: 'express' | 'fastify' | 'hono'): string | undefined {
+function replaceApp(context: TransformContext, receiver: string, framework: 'express' | 'fastify' | 'hono' | 'koa'): string | undefined {
+  if (framework === 'koa') return undefined;
   const { j, root } = context;
   const declarator = root.find(j.VariableDeclarator, { id: { name: receiver } }).nodes()[0] as unknown as AnyNode | undefined;
   const init = declarator?.init as AnyNode | undefined;

@@ -2,8 +2,9 @@
  * origin-guard — rule `origin-validation`.
  * Adds an Origin check (403 on a present, non-allowed Origin; Host too for a local server) as the first statement of
  * every handler on the MCP endpoint, and the small guard function itself: `rejectForeignOrigin(req, res)` for Node
- * handlers (express, node:http, fastify through `request.raw` / `reply.raw`), `foreignOriginResponse(request)` for
- * Web-standard ones (hono's `c.req.raw`, fetch handlers). koa and unrecognised handlers get a marker.
+ * handlers (express, node:http, fastify through `request.raw` / `reply.raw`, koa through `ctx.req` / `ctx.res`),
+ * `foreignOriginResponse(request)` for Web-standard ones (hono's `c.req.raw`, fetch handlers). Handlers of an
+ * unrecognised framework get a marker.
  */
 import type { API, FileInfo } from 'jscodeshift';
 import { createContext, print, type TransformContext, type TransformOptions } from './lib/context';
@@ -19,8 +20,8 @@ export const id = 'origin-guard';
 export const rules = ['origin-validation'];
 export const parser = 'tsx';
 
-/** How a handler is guarded: Node (req, res), fastify (request.raw, reply.raw), hono (c.req.raw), Web (request). */
-type GuardKind = 'node' | 'fastify' | 'hono' | 'web';
+/** How a handler is guarded: Node (req, res), fastify (request.raw, reply.raw), koa (ctx.req, ctx.res), hono (c.req.raw), Web (request). */
+type GuardKind = 'node' | 'fastify' | 'koa' | 'hono' | 'web';
 
 interface GuardSite {
   fn: AnyNode;
@@ -52,7 +53,7 @@ export default function transform(file: FileInfo, api: API, options: TransformOp
       kinds.add(site.kind);
     }
   }
-  if (kinds.has('node') || kinds.has('fastify')) addGuardFunction(context);
+  if (kinds.has('node') || kinds.has('fastify') || kinds.has('koa')) addGuardFunction(context);
   if (kinds.has('hono') || kinds.has('web')) addWebGuardFunction(context);
   for (const { line, why } of unplaced) changed = addMarker(context, line, 'origin-validation', why) || changed;
   return changed ? print(context) : undefined;
@@ -79,7 +80,7 @@ function handlersForAnchor(context: TransformContext, anchor: { line: number; co
         const fn = registration.handler.type === 'Identifier' ? functions.get(registration.handler.name as string) : registration.handler;
         if (!fn || !isFunctionNode(fn) || (fn.body as AnyNode).type !== 'BlockStatement') continue;
         const framework = routeFramework(context, route.receiver, fn);
-        if (framework === 'koa' || framework === 'unknown') return `${UNGUARDABLE} (a ${framework === 'koa' ? 'koa' : 'handler of an unrecognised framework'} is not rewritten)`;
+        if (framework === 'unknown') return `${UNGUARDABLE} (a handler of an unrecognised framework is not rewritten)`;
         sites.push({ fn, block: fn.body as AnyNode, kind: framework === 'express' ? 'node' : framework });
       }
     }
@@ -114,7 +115,7 @@ function guardClauseSite(context: TransformContext, anchor: { line: number; colu
 function insertGuard(context: TransformContext, site: GuardSite): boolean {
   const { fn, block, kind, at = 0 } = site;
   const [req, res] = fn.params as AnyNode[];
-  if (req?.type !== 'Identifier' || (kind !== 'hono' && kind !== 'web' && res?.type !== 'Identifier')) return false;
+  if (req?.type !== 'Identifier' || ((kind === 'node' || kind === 'fastify') && res?.type !== 'Identifier')) return false;
   const statements = block.body as AnyNode[];
   const first = statements[at];
   if (first && new RegExp(`\\b(?:${GUARD_NAME}|${WEB_GUARD_NAME})\\(`).test(context.j(first as never).toSource())) return false;
@@ -126,6 +127,7 @@ function insertGuard(context: TransformContext, site: GuardSite): boolean {
   const call =
     kind === 'node' ? guardCall(req.name as string, res.name as string)
     : kind === 'fastify' ? guardCall(`${req.name}.raw`, `${res.name}.raw`)
+    : kind === 'koa' ? `if (${GUARD_NAME}(${req.name}.req, ${req.name}.res)) {\n  ${req.name}.respond = false;\n  return;\n}`
     : webGuardCall(kind === 'hono' ? `${req.name}.req.raw` : (req.name as string), freeLocal(context, fn, 'forbidden'));
   statements.splice(at, 0, placeholder(context, call, 'tight'));
   return true;

@@ -3,14 +3,14 @@
  * Replaces the routes of a legacy HTTP+SSE and/or stateful Streamable HTTP endpoint with one stateless POST
  * endpoint (fresh server + `StreamableHTTPServerTransport({ sessionIdGenerator: undefined })` per request), 405 on
  * GET/DELETE and 410 on the old HTTP+SSE paths; the session machinery they used (transport maps, lookup helpers,
- * event stores, id generators) goes with them. Handles express/Router, fastify (`request.raw` / `reply.raw`) and hono
- * (the v1 Web-standard transport) routes, and node:http-style `if` branches; koa and unknown frameworks get a marker.
+ * event stores, id generators) goes with them. Handles express/Router, fastify (`request.raw` / `reply.raw`), koa
+ * (`ctx.respond = false`) and hono (the v1 Web-standard transport) routes, and node:http-style `if` branches.
  */
 import type { API, FileInfo } from 'jscodeshift';
 import { createContext, print, type TransformContext, type TransformOptions } from './lib/context';
 import { containsLocation, isFunctionNode, referencedNames, type AnyNode } from './lib/ast';
 import { placeholder } from './lib/emit';
-import { asRouteStatement, endpointRoles, functionsByName, sourceOf, statementLists, type EndpointRole, type RouteStatement } from './lib/routes';
+import { asRouteStatement, endpointRoles, functionsByName, parsedBodyArgument, sourceOf, statementLists, type EndpointRole, type RouteStatement } from './lib/routes';
 import { removeDeadDeclarations } from './lib/dead-code';
 import { addMarker } from './hoist-server-factory';
 import type { Finding } from '../src/model';
@@ -118,7 +118,7 @@ function serverFactory(context: TransformContext, cluster: Cluster): ServerFacto
 /** Parameter names for the new handlers, from the old ones: (req, res), fastify's (request, reply), hono's (c). */
 function handlerParams(cluster: Cluster, framework: string): { req: string; res: string } {
   const preferred = [...cluster.routes].sort((a, b) => Number(b.roles.has('streamable')) - Number(a.roles.has('streamable')));
-  const arity = framework === 'hono' ? 1 : 2;
+  const arity = framework === 'hono' || framework === 'koa' ? 1 : 2;
   for (const route of preferred) {
     for (const registration of route.registrations) {
       const handler = registration.handler;
@@ -128,7 +128,7 @@ function handlerParams(cluster: Cluster, framework: string): { req: string; res:
       }
     }
   }
-  return framework === 'hono' ? { req: 'c', res: '' } : framework === 'fastify' ? { req: 'request', res: 'reply' } : { req: 'req', res: 'res' };
+  return framework === 'hono' ? { req: 'c', res: '' } : framework === 'koa' ? { req: 'ctx', res: '' } : framework === 'fastify' ? { req: 'request', res: 'reply' } : { req: 'req', res: 'res' };
 }
 
 function rewriteCluster(context: TransformContext, cluster: Cluster): true | string {
@@ -137,8 +137,8 @@ function rewriteCluster(context: TransformContext, cluster: Cluster): true | str
   const legacy = cluster.routes.filter((r) => r.roles.has('sse-stream') || r.roles.has('sse-messages'));
   if (streamable.length === 0 && legacy.length === 0) return 'unrecognised MCP route shape; rewrite to one stateless POST endpoint by hand';
   const framework = routeFramework(context, cluster.routes[0].receiver, cluster.routes[0].registrations.at(-1)?.handler);
-  if (framework !== 'express' && framework !== 'fastify' && framework !== 'hono') {
-    return `this endpoint is served by ${framework === 'unknown' ? 'an unrecognised framework' : framework}; rewrite it to one stateless POST endpoint by hand (a fresh server and transport per request, 405 on GET/DELETE)`;
+  if (framework === 'unknown') {
+    return 'this endpoint is served by an unrecognised framework; rewrite it to one stateless POST endpoint by hand (a fresh server and transport per request, 405 on GET/DELETE)';
   }
   const factory = serverFactory(context, cluster);
   if (typeof factory === 'string') return factory;
@@ -181,6 +181,7 @@ function rewriteCluster(context: TransformContext, cluster: Cluster): true | str
     transport: transportName,
     factory,
     legacyPaths,
+    parsedBody: parsedBodyArgument(j, [...cluster.routes.map((r) => r.statement), ...cluster.handlerFunctions]),
   });
   // Remove the old routes and what only they used; the new ones go where the first old one (in source order) stood.
   const first = [...cluster.routes].sort((a, b) => (a.statement.start as number) - (b.statement.start as number))[0];

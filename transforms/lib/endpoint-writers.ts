@@ -1,7 +1,8 @@
 // The routes stateless-endpoint writes, per framework: one POST endpoint with a fresh server and transport per
 // request, 405 on GET/DELETE, 410 on the old HTTP+SSE paths. express speaks Node's (req, res); fastify hands Node's
-// objects over as `request.raw` / `reply.raw` and answers with `reply.code().send()`; hono is Web-standard (the
-// Request goes in, a Response comes back) and takes the v1 SDK's Web-standard transport.
+// objects over as `request.raw` / `reply.raw` and answers with `reply.code().send()`; koa as `ctx.req` / `ctx.res`
+// once `ctx.respond = false`; hono is Web-standard (the Request goes in, a Response comes back) and takes the v1
+// SDK's Web-standard transport.
 import type { TransformContext } from './context';
 import { ensureNamedImport } from './imports';
 import { factoryCall, type ServerFactory } from './server-factory';
@@ -24,9 +25,11 @@ export interface EndpointPlan {
   transport: string;
   factory: ServerFactory;
   legacyPaths: Array<{ method: string; path: string }>;
+  /** The parsed body as the old code passed it to the transport (koa: its body parser's typing varies). */
+  parsedBody?: string;
 }
 
-export type EndpointFramework = 'express' | 'fastify' | 'hono';
+export type EndpointFramework = 'express' | 'fastify' | 'hono' | 'koa';
 
 /** The new routes as lines of code (imports the transport class it uses). */
 export function writeEndpoint(context: TransformContext, framework: EndpointFramework, plan: EndpointPlan): string[] {
@@ -75,6 +78,23 @@ const ROUTES: Record<EndpointFramework, (context: TransformContext, plan: Endpoi
       post: [`${p.receiver}.post(${p.endpoint}, ${p.middlewares}async (${p.req}, ${p.res}) => {`, `  ${p.res}.hijack();`, indent(post), `});`],
       methodNotAllowed: (method) => [`${p.receiver}.${method}(${p.endpoint}, async (_${p.req}, ${p.res}) => ${p.res}.code(405).header(${s('Allow')}, ${s('POST')}).send(${jsonRpcError(-32000, 'Method not allowed.', context.quote)}));`],
       gone: (method, path) => [`${p.receiver}.${method}(${path}, async (_${p.req}, ${p.res}) => ${p.res}.code(410).send(${jsonRpcError(-32000, goneMessage(p.endpointDescription), context.quote)}));`],
+    };
+  },
+  // koa answers for the handler unless told not to: respond = false, then Node's objects go to the transport.
+  koa(context, p) {
+    const transportClass = ensureNamedImport(context, NODE_TRANSPORT_MODULES, 'StreamableHTTPServerTransport');
+    const ctx = p.req;
+    const post = statelessPostBody({ req: `${ctx}.req`, res: `${ctx}.res`, body: p.parsedBody, server: p.server, transport: p.transport, transportClass, factory: factoryCall(p.factory), setup: p.factory.setup, quote: context.quote, parsedBody: !!p.parsedBody });
+    const s = (t: string) => quoted(context, t);
+    const answer = (status: number, message: string, allow: boolean) => [
+      `  ${ctx}.status = ${status};`,
+      ...(allow ? [`  ${ctx}.set(${s('Allow')}, ${s('POST')});`] : []),
+      `  ${ctx}.body = ${jsonRpcError(-32000, message, context.quote)};`,
+    ];
+    return {
+      post: [`${p.receiver}.post(${p.endpoint}, ${p.middlewares}async (${ctx}) => {`, `  ${ctx}.respond = false;`, indent(post), `});`],
+      methodNotAllowed: (method) => [`${p.receiver}.${method}(${p.endpoint}, (${ctx}) => {`, ...answer(405, 'Method not allowed.', true), `});`],
+      gone: (method, path) => [`${p.receiver}.${method}(${path}, (${ctx}) => {`, ...answer(410, goneMessage(p.endpointDescription), false), `});`],
     };
   },
   hono(context, p) {

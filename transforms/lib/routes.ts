@@ -158,3 +158,17 @@ export function guardClauseRoute(context: TransformContext, anchor: Pick<Finding
   for (let k = at - 1; k >= 0; k--) if (isPathGuard(j, statements[k])) return { fn, block, from: k + 1 };
   return undefined;
 }
+
+/** The parsed-body argument the old code gave `transport.handleRequest(req, res, body)`, as written (first found). */
+export function parsedBodyArgument(j: JSCodeshift, regions: AnyNode[]): string | undefined {
+  for (const region of regions) {
+    const calls = [...j(region as never).find(j.CallExpression).nodes(), ...j(region as never).find(j.OptionalCallExpression).nodes()] as unknown as AnyNode[];
+    for (const call of calls) {
+      const callee = call.callee as AnyNode;
+      const name = (callee.property as AnyNode | undefined)?.name;
+      const args = call.arguments as AnyNode[];
+      if ((name === 'handleRequest' || name === 'handlePostMessage') && args.length >= 3) return sourceOf(j, args[2]);
+    }
+  }
+  return undefined;
+}
