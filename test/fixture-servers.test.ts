@@ -37,6 +37,7 @@ const REQUIRED_FIXTURES = [
   'b-router-mounted',
   'b-plain-js-esm',
   'b-hono-stateful',
+  'b-koa-stateful',
   'c-compat-both',
   'c-auth-middleware',
   'd-handrolled-sse',
