@@ -47,7 +47,7 @@ function handlerLegacyMode(context: TransformContext): string {
 
 /**
  * createMcpHandler's options: `legacy`, plus what the old transport's options still mean per request
- * (`enableJsonResponse: true` is `responseMode: 'json'`). A string names an option with no equivalent.
+ * (`enableJsonResponse: true` is `responseMode: 'json'`; the DNS-rebinding options are the app's job now).
  */
 function handlerOptions(context: TransformContext, region: AnyNode): string {
   const { j } = context;
@@ -94,6 +94,7 @@ function rewriteRoutes(context: TransformContext, anchor: Finding, handled: Set<
       path: hit.pathText,
       middlewares: post.middlewares.map((m) => `${sourceOf(j, m)}, `).join(''),
       params: ((handler.params as AnyNode[]) ?? []).map((p) => (p.type === 'Identifier' ? (p.name as string) : undefined)),
+      annotations: ((handler.params as AnyNode[]) ?? []).map((p) => (p.type === 'Identifier' && p.typeAnnotation ? sourceOf(j, p.typeAnnotation as AnyNode) : '')),
       handlerName: uniqueName(context, 'mcpHandler'),
       factory: factoryArrow(factory),
       options: handlerOptions(context, handler),
@@ -126,6 +127,8 @@ interface MountInput {
   middlewares: string;
   /** The old handler's parameter names (undefined for patterns), reused so the route reads like the old one. */
   params: Array<string | undefined>;
+  /** Their type annotations as written (`: FastifyRequest`), or '': kept where contextual typing may not reach. */
+  annotations: string[];
   handlerName: string;
   /** `() => buildServer()`, or a block arrow that also configures the server. */
   factory: string;
@@ -165,7 +168,7 @@ const MOUNTS: Record<'express' | 'fastify' | 'hono' | 'koa', (input: MountInput)
     const reply = input.params[1]?.replace(/^_+/, '') || 'reply';
     return [
       handlerDeclaration(input, true),
-      `${receiver}.all(${path}, ${middlewares}async (${request}, ${reply}) => {`,
+      `${receiver}.all(${path}, ${middlewares}async (${request}${input.annotations[0] ?? ''}, ${reply}${input.annotations[1] ?? ''}) => {`,
       `  ${reply}.hijack();`,
       ...(input.guarded ? [`  if (${GUARD_NAME}(${request}.raw, ${reply}.raw)) return;`] : []),
       `  await ${h}(${request}.raw, ${reply}.raw, ${request}.body);`,
@@ -178,7 +181,7 @@ const MOUNTS: Record<'express' | 'fastify' | 'hono' | 'koa', (input: MountInput)
     const ctx = input.params[0]?.replace(/^_+/, '') || 'ctx';
     return [
       handlerDeclaration(input, true),
-      `${receiver}.all(${path}, ${middlewares}async (${ctx}) => {`,
+      `${receiver}.all(${path}, ${middlewares}async (${ctx}${input.annotations[0] ?? ''}) => {`,
       `  ${ctx}.respond = false;`,
       ...(input.guarded ? [`  if (${GUARD_NAME}(${ctx}.req, ${ctx}.res)) return;`] : []),
       `  await ${h}(${ctx}.req, ${ctx}.res${input.parsedBody ? `, ${input.parsedBody}` : ''});`,
@@ -191,7 +194,7 @@ const MOUNTS: Record<'express' | 'fastify' | 'hono' | 'koa', (input: MountInput)
     const { receiver, path, middlewares, handlerName: h } = input;
     const c = input.params[0]?.replace(/^_+/, '') || 'c';
     const call = input.guarded ? `${WEB_GUARD_NAME}(${c}.req.raw) ?? ${h}.fetch(${c}.req.raw)` : `${h}.fetch(${c}.req.raw)`;
-    return [handlerDeclaration(input, false), `${receiver}.all(${path}, ${middlewares}(${c}) => ${call});`];
+    return [handlerDeclaration(input, false), `${receiver}.all(${path}, ${middlewares}(${c}${input.annotations[0] ?? ''}) => ${call});`];
   },
 };
 

@@ -115,20 +115,25 @@ function serverFactory(context: TransformContext, cluster: Cluster): ServerFacto
   return 'no server factory found: build a fresh McpServer per request and connect it to a stateless transport';
 }
 
-/** Parameter names for the new handlers, from the old ones: (req, res), fastify's (request, reply), hono's (c). */
-function handlerParams(cluster: Cluster, framework: string): { req: string; res: string } {
+/**
+ * Parameters for the new handlers, from the old ones: (req, res), fastify's (request, reply), koa's (ctx), hono's (c),
+ * with their type annotations as written (contextual typing does not reach a handler on an untyped receiver).
+ */
+function handlerParams(context: TransformContext, cluster: Cluster, framework: string): { req: string; res: string; reqType: string; resType: string } {
   const preferred = [...cluster.routes].sort((a, b) => Number(b.roles.has('streamable')) - Number(a.roles.has('streamable')));
   const arity = framework === 'hono' || framework === 'koa' ? 1 : 2;
+  const annotation = (p: AnyNode | undefined) => (p?.typeAnnotation ? sourceOf(context.j, p.typeAnnotation as AnyNode) : '');
   for (const route of preferred) {
     for (const registration of route.registrations) {
       const handler = registration.handler;
       const params = (isFunctionNode(handler) ? (handler.params as AnyNode[]) : []).slice(0, arity);
       if (params.length === arity && params.every((p) => p.type === 'Identifier' && !(p.name as string).startsWith('_'))) {
-        return { req: params[0].name as string, res: (params[1]?.name as string | undefined) ?? '' };
+        return { req: params[0].name as string, res: (params[1]?.name as string | undefined) ?? '', reqType: annotation(params[0]), resType: annotation(params[1]) };
       }
     }
   }
-  return framework === 'hono' ? { req: 'c', res: '' } : framework === 'koa' ? { req: 'ctx', res: '' } : framework === 'fastify' ? { req: 'request', res: 'reply' } : { req: 'req', res: 'res' };
+  const names = framework === 'hono' ? ['c', ''] : framework === 'koa' ? ['ctx', ''] : framework === 'fastify' ? ['request', 'reply'] : ['req', 'res'];
+  return { req: names[0], res: names[1], reqType: '', resType: '' };
 }
 
 function rewriteCluster(context: TransformContext, cluster: Cluster): true | string {
@@ -142,7 +147,7 @@ function rewriteCluster(context: TransformContext, cluster: Cluster): true | str
   }
   const factory = serverFactory(context, cluster);
   if (typeof factory === 'string') return factory;
-  const { req, res } = handlerParams(cluster, framework);
+  const { req, res, reqType, resType } = handlerParams(context, cluster, framework);
   const endpointRoute = streamable.find((r) => r.registrations.some((g) => g.method === 'post')) ?? streamable[0];
   const quoteChar = context.quote === 'double' ? '"' : "'";
   const endpoint = endpointRoute ? endpointRoute.pathText : `${quoteChar}${context.options.endpoint ?? DEFAULT_ENDPOINT}${quoteChar}`;
@@ -177,6 +182,8 @@ function rewriteCluster(context: TransformContext, cluster: Cluster): true | str
     middlewares: middlewares.map((m) => `${m}, `).join(''),
     req,
     res,
+    reqType,
+    resType,
     server: serverName,
     transport: transportName,
     factory,

@@ -18,9 +18,11 @@ export interface EndpointPlan {
   endpointDescription: string;
   /** Route arguments between the path and the handler, each followed by `, `. */
   middlewares: string;
-  /** Handler parameter names: (req, res), (request, reply) or (c). */
+  /** Handler parameter names: (req, res), (request, reply), (ctx) or (c), and their annotations as written (or ''). */
   req: string;
   res: string;
+  reqType: string;
+  resType: string;
   server: string;
   transport: string;
   factory: ServerFactory;
@@ -64,9 +66,9 @@ const ROUTES: Record<EndpointFramework, (context: TransformContext, plan: Endpoi
     const transportClass = ensureNamedImport(context, NODE_TRANSPORT_MODULES, 'StreamableHTTPServerTransport');
     const post = statelessPostBody({ req: p.req, res: p.res, server: p.server, transport: p.transport, transportClass, factory: factoryCall(p.factory), setup: p.factory.setup, quote: context.quote, parsedBody: true });
     return {
-      post: [`${p.receiver}.post(${p.endpoint}, ${p.middlewares}async (${p.req}, ${p.res}) => {`, indent(post), `});`],
-      methodNotAllowed: (method) => [`${p.receiver}.${method}(${p.endpoint}, (_${p.req}, ${p.res}) => {`, indent(methodNotAllowedBody(p.res, context.quote)), `});`],
-      gone: (method, path) => [`${p.receiver}.${method}(${path}, (_${p.req}, ${p.res}) => {`, indent(goneBody(p.res, p.endpointDescription, context.quote)), `});`],
+      post: [`${p.receiver}.post(${p.endpoint}, ${p.middlewares}async (${p.req}${p.reqType}, ${p.res}${p.resType}) => {`, indent(post), `});`],
+      methodNotAllowed: (method) => [`${p.receiver}.${method}(${p.endpoint}, (_${p.req}${p.reqType}, ${p.res}${p.resType}) => {`, indent(methodNotAllowedBody(p.res, context.quote)), `});`],
+      gone: (method, path) => [`${p.receiver}.${method}(${path}, (_${p.req}${p.reqType}, ${p.res}${p.resType}) => {`, indent(goneBody(p.res, p.endpointDescription, context.quote)), `});`],
     };
   },
   // hijack(): the transport writes the raw response itself (a stream, for SSE-mode answers), not fastify.
@@ -75,9 +77,9 @@ const ROUTES: Record<EndpointFramework, (context: TransformContext, plan: Endpoi
     const post = statelessPostBody({ req: `${p.req}.raw`, res: `${p.res}.raw`, body: `${p.req}.body`, server: p.server, transport: p.transport, transportClass, factory: factoryCall(p.factory), setup: p.factory.setup, quote: context.quote, parsedBody: true });
     const s = (t: string) => quoted(context, t);
     return {
-      post: [`${p.receiver}.post(${p.endpoint}, ${p.middlewares}async (${p.req}, ${p.res}) => {`, `  ${p.res}.hijack();`, indent(post), `});`],
-      methodNotAllowed: (method) => [`${p.receiver}.${method}(${p.endpoint}, async (_${p.req}, ${p.res}) => ${p.res}.code(405).header(${s('Allow')}, ${s('POST')}).send(${jsonRpcError(-32000, 'Method not allowed.', context.quote)}));`],
-      gone: (method, path) => [`${p.receiver}.${method}(${path}, async (_${p.req}, ${p.res}) => ${p.res}.code(410).send(${jsonRpcError(-32000, goneMessage(p.endpointDescription), context.quote)}));`],
+      post: [`${p.receiver}.post(${p.endpoint}, ${p.middlewares}async (${p.req}${p.reqType}, ${p.res}${p.resType}) => {`, `  ${p.res}.hijack();`, indent(post), `});`],
+      methodNotAllowed: (method) => [`${p.receiver}.${method}(${p.endpoint}, async (_${p.req}${p.reqType}, ${p.res}${p.resType}) => ${p.res}.code(405).header(${s('Allow')}, ${s('POST')}).send(${jsonRpcError(-32000, 'Method not allowed.', context.quote)}));`],
+      gone: (method, path) => [`${p.receiver}.${method}(${path}, async (_${p.req}${p.reqType}, ${p.res}${p.resType}) => ${p.res}.code(410).send(${jsonRpcError(-32000, goneMessage(p.endpointDescription), context.quote)}));`],
     };
   },
   // koa answers for the handler unless told not to: respond = false, then Node's objects go to the transport.
@@ -92,9 +94,9 @@ const ROUTES: Record<EndpointFramework, (context: TransformContext, plan: Endpoi
       `  ${ctx}.body = ${jsonRpcError(-32000, message, context.quote)};`,
     ];
     return {
-      post: [`${p.receiver}.post(${p.endpoint}, ${p.middlewares}async (${ctx}) => {`, `  ${ctx}.respond = false;`, indent(post), `});`],
-      methodNotAllowed: (method) => [`${p.receiver}.${method}(${p.endpoint}, (${ctx}) => {`, ...answer(405, 'Method not allowed.', true), `});`],
-      gone: (method, path) => [`${p.receiver}.${method}(${path}, (${ctx}) => {`, ...answer(410, goneMessage(p.endpointDescription), false), `});`],
+      post: [`${p.receiver}.post(${p.endpoint}, ${p.middlewares}async (${ctx}${p.reqType}) => {`, `  ${ctx}.respond = false;`, indent(post), `});`],
+      methodNotAllowed: (method) => [`${p.receiver}.${method}(${p.endpoint}, (${ctx}${p.reqType}) => {`, ...answer(405, 'Method not allowed.', true), `});`],
+      gone: (method, path) => [`${p.receiver}.${method}(${path}, (${ctx}${p.reqType}) => {`, ...answer(410, goneMessage(p.endpointDescription), false), `});`],
     };
   },
   hono(context, p) {
@@ -104,9 +106,9 @@ const ROUTES: Record<EndpointFramework, (context: TransformContext, plan: Endpoi
     const post = webStatelessPostBody({ req: c, request: `${c}.req.raw`, server: p.server, transport: p.transport, transportClass, factory: factoryCall(p.factory), setup: p.factory.setup, quote: context.quote, errorResponse });
     const s = (t: string) => quoted(context, t);
     return {
-      post: [`${p.receiver}.post(${p.endpoint}, ${p.middlewares}async (${c}) => {`, indent(post), `});`],
-      methodNotAllowed: (method) => [`${p.receiver}.${method}(${p.endpoint}, (${c}) => ${c}.json(${jsonRpcError(-32000, 'Method not allowed.', context.quote)}, 405, { Allow: ${s('POST')} }));`],
-      gone: (method, path) => [`${p.receiver}.${method}(${path}, (${c}) => ${c}.json(${jsonRpcError(-32000, goneMessage(p.endpointDescription), context.quote)}, 410));`],
+      post: [`${p.receiver}.post(${p.endpoint}, ${p.middlewares}async (${c}${p.reqType}) => {`, indent(post), `});`],
+      methodNotAllowed: (method) => [`${p.receiver}.${method}(${p.endpoint}, (${c}${p.reqType}) => ${c}.json(${jsonRpcError(-32000, 'Method not allowed.', context.quote)}, 405, { Allow: ${s('POST')} }));`],
+      gone: (method, path) => [`${p.receiver}.${method}(${path}, (${c}${p.reqType}) => ${c}.json(${jsonRpcError(-32000, goneMessage(p.endpointDescription), context.quote)}, 410));`],
     };
   },
 };

@@ -98,11 +98,13 @@ function handlerFramework(j: JSCodeshift, handler: AnyNode | undefined): HttpFra
     if (framework) return framework;
   }
   const body = sourceOf(j, handler.body as AnyNode);
-  const uses = (param: string | undefined, member: string) => !!param && new RegExp(`\\b${param.replace(/\$/g, '\\$')}\\.${member}\\b`).test(body);
+  const uses = (param: string | undefined, member: string) => !!param && new RegExp(`\\b${param.replace(/\$/g, '\\$')}\\.${member}`).test(body);
   const [first, second] = params;
-  if (uses(first, 'respond') || (uses(first, 'req') && uses(first, 'res'))) return 'koa';
-  if (params.length === 1 && (uses(first, 'req') || uses(first, 'json') || uses(first, 'body') || uses(first, 'text'))) return 'hono';
-  if (uses(first, 'raw') || uses(second, 'raw') || uses(second, 'hijack') || uses(second, 'code')) return 'fastify';
+  // koa assigns (`ctx.body =`, `ctx.status =`, `ctx.respond = false`) and reads `ctx.request`; hono calls (`c.json()`,
+  // `c.body()`) and reads the Web request through `c.req.raw`, `c.req.json()`, `c.req.header()`.
+  if ((params.length === 1 || second === 'next') && (uses(first, '(?:respond|body|status)\\s*=[^=]') || uses(first, 'request\\b') || (uses(first, 'req\\b(?!\\.)') && uses(first, 'res\\b')))) return 'koa';
+  if (params.length === 1 && (uses(first, 'req\\.(?:raw|json|header|param|query|text)\\b') || uses(first, '(?:json|text|body|html|get)\\('))) return 'hono';
+  if (uses(first, 'raw\\b') || uses(second, 'raw\\b') || uses(second, 'hijack\\(') || uses(second, 'code\\(')) return 'fastify';
   return params.length >= 2 ? 'express' : 'unknown';
 }
 
