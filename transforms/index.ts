@@ -23,11 +23,12 @@ export interface TransformModule {
 }
 
 export const transforms: readonly TransformModule[] = [
+  // First: whether the server is local (it binds loopback) decides how later transforms validate Host.
+  { id: bindMeta.id, rules: bindMeta.rules, level: 'unsafe', run: bindLocalhost },
   { id: hoistMeta.id, rules: hoistMeta.rules, level: 'auto', run: hoistServerFactory },
   { id: endpointMeta.id, rules: endpointMeta.rules, level: 'auto', run: statelessEndpoint },
   { id: originMeta.id, rules: originMeta.rules, level: 'auto', run: originGuard },
   { id: mcpHandlerMeta.id, rules: mcpHandlerMeta.rules, level: 'auto', targets: ['2026-07-28'], run: mcpHandler },
   { id: handlesMeta.id, rules: handlesMeta.rules, level: 'unsafe', run: sessionHandles },
   { id: hintsMeta.id, rules: hintsMeta.rules, level: 'auto', run: idempotencyHints },
-  { id: bindMeta.id, rules: bindMeta.rules, level: 'unsafe', run: bindLocalhost },
 ];

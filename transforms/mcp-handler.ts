@@ -10,7 +10,7 @@ import type { API, FileInfo } from 'jscodeshift';
 import { createContext, print, type TransformContext, type TransformOptions } from './lib/context';
 import { containsLocation, isFunctionNode, referencedNames, type AnyNode } from './lib/ast';
 import { asRouteStatement, guardClauseRoute, parsedBodyArgument, sourceOf, statementLists, type RouteStatement } from './lib/routes';
-import { placeholder } from './lib/emit';
+import { inlinePlaceholder, placeholder } from './lib/emit';
 import { afterImports, ensureNamedImport } from './lib/imports';
 import { removeDeadDeclarations } from './lib/dead-code';
 import { GUARD_NAME, WEB_GUARD_NAME } from './lib/templates';
@@ -85,9 +85,12 @@ function rewriteRoutes(context: TransformContext, anchor: Finding, handled: Set<
     if (typeof factory === 'string') return `${factory}; serve the endpoint with createMcpHandler(() => buildServer()) by hand`;
     if (!factory) return 'no request-independent server factory found; serve the endpoint with createMcpHandler(() => buildServer()) by hand';
     const handlerSource = sourceOf(j, handler);
-    // createMcp*App validates Host against localhost: right for a local server, a break for a deployed one (which
-    // keeps its app and the Origin guard).
-    const replaced = isLocalServer(context) ? replaceApp(context, hit.receiverText, framework) : undefined;
+    // createMcp*App() validates Host and Origin against localhost: right for a local server, a break for one that
+    // may be deployed (bound to every interface): that one gets `{ host: '0.0.0.0' }` (no validation, and a warning
+    // at start-up) and keeps the Origin guard.
+    const local = isLocalServer(context);
+    const replaced = replaceApp(context, hit.receiverText, framework, local);
+    const validated = !!replaced && local;
     const mount = MOUNTS[framework]({
       context,
       receiver: hit.receiverText,
@@ -98,18 +101,25 @@ function rewriteRoutes(context: TransformContext, anchor: Finding, handled: Set<
       handlerName: uniqueName(context, 'mcpHandler'),
       factory: factoryArrow(factory),
       options: handlerOptions(context, handler),
-      guarded: !replaced && handlerSource.includes(`${framework === 'hono' ? WEB_GUARD_NAME : GUARD_NAME}(`),
+      guarded: !validated && handlerSource.includes(`${framework === 'hono' ? WEB_GUARD_NAME : GUARD_NAME}(`),
       appReplaced: !!replaced,
       parsedBody: parsedBodyArgument(j, [handler]),
     });
     const code = [
       `// mcp-migrate: createMcpHandler serves protocol 2026-07-28 with a fresh server per request; legacy: ${quoted(context, handlerLegacyMode(context))}`,
       handlerLegacyMode(context) === 'stateless' ? `// also serves 2025-era clients, and GET/DELETE answer 405.` : `// refuses 2025-era clients (400), and GET/DELETE answer 405.`,
+      ...(replaced && !local
+        ? [
+            `// The server listens on every interface, so \`${hit.receiverText}\` is made with { host: '0.0.0.0' }: no Host/Origin checks there (it warns`,
+            `// at start-up) and the Origin guard stays. For a local server, listen on 127.0.0.1 and drop that option.`,
+          ]
+        : []),
       ...mount,
     ].join('\n');
     const deadCandidates = new Set<string>();
     for (const route of siblings) for (const name of referencedNames(j, route.statement)) deadCandidates.add(name);
-    if (replaced) [GUARD_NAME, WEB_GUARD_NAME, replaced].forEach((name) => deadCandidates.add(name));
+    if (replaced) deadCandidates.add(replaced);
+    if (validated) [GUARD_NAME, WEB_GUARD_NAME].forEach((name) => deadCandidates.add(name));
     const insertAt = body.indexOf(siblings[0].statement);
     for (const route of siblings) body.splice(body.indexOf(route.statement), 1);
     body.splice(insertAt, 0, placeholder(context, code, 'block'));
@@ -200,9 +210,10 @@ const MOUNTS: Record<'express' | 'fastify' | 'hono' | 'koa', (input: MountInput)
 
 /**
  * The app made in this file with no options (`express()`, `Fastify()`, `new Hono()`) becomes the framework's
- * `createMcp*App()`, which validates Host and Origin (127.0.0.1 by default). Returns the replaced callee's name.
+ * `createMcp*App()`, which validates Host and Origin (127.0.0.1 by default), or `createMcp*App({ host: '0.0.0.0' })`
+ * for a server that is not known to be local. Returns the replaced callee's name.
  */
-function replaceApp(context: TransformContext, receiver: string, framework: 'express' | 'fastify' | 'hono' | 'koa'): string | undefined {
+function replaceApp(context: TransformContext, receiver: string, framework: 'express' | 'fastify' | 'hono' | 'koa', localServer: boolean): string | undefined {
   if (framework === 'koa') return undefined;
   const { j, root } = context;
   const declarator = root.find(j.VariableDeclarator, { id: { name: receiver } }).nodes()[0] as unknown as AnyNode | undefined;
@@ -213,7 +224,8 @@ function replaceApp(context: TransformContext, receiver: string, framework: 'exp
   const origin = local ? importOrigin(context, local) : undefined;
   if (!local || !origin || !APP_CONSTRUCTORS[framework].some(([module, name]) => origin.module === module && origin.name === name)) return undefined;
   const createApp = ensureNamedImport(context, APP_MODULES[framework], APP_FACTORIES[framework]);
-  declarator!.init = j.callExpression(j.identifier(createApp), []) as never;
+  const options = localServer ? '' : `{ host: ${quoted(context, '0.0.0.0')} }`;
+  declarator!.init = j.identifier(inlinePlaceholder(context, `${createApp}(${options})`)) as never;
   return local;
 }
 

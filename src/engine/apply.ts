@@ -98,12 +98,14 @@ export function migrateSources(sources: SourceInput[], options: MigrateOptions =
   const enabled = allTransforms.filter(
     (t) => (t.level === 'auto' || options.unsafe) && t.rules.some((id) => ruleIds.has(id)) && (!t.targets || t.targets.includes(target)),
   );
-  // Every listener of the project binds loopback: generated guards may also require a localhost Host header.
-  const localOptions: MigrateOptions = { ...options, localServer: bindsLoopbackOnly(analysis) };
   let stale = false;
+  let localOptions: MigrateOptions = options;
   for (const transform of enabled) {
     if (stale) analysis = reanalyze(files, rules);
     stale = false;
+    // Every listener of the project binds loopback (bind-localhost, first, may just have made it so): generated
+    // guards and apps may also require a localhost Host header.
+    localOptions = { ...options, localServer: bindsLoopbackOnly(analysis) };
     for (const fileAnalysis of analysis.files) {
       const working = files.get(fileAnalysis.relPath)!;
       if (working.failed || fileAnalysis.parseError) continue;
