@@ -1,6 +1,7 @@
 // Which HTTP framework serves a route: the code we write differs per framework. express and node:http take
 // (req, res); fastify hands Node's objects over as `request.raw` / `reply.raw`; hono passes a Context whose
-// `c.req.raw` is a Web Request and expects a Response back; koa needs `ctx.respond = false` (not written by us).
+// `c.req.raw` is a Web Request and expects a Response back; koa hands over `ctx.req` / `ctx.res` once
+// `ctx.respond = false`.
 import type { JSCodeshift } from 'jscodeshift';
 import { isFunctionNode, rootIdentifier, type AnyNode } from './ast';
 import { functionsByName, sourceOf } from './routes';
@@ -25,7 +26,7 @@ const TYPE_FRAMEWORKS: Array<[RegExp, HttpFramework]> = [
 export function routeFramework(context: TransformContext, receiver: AnyNode, handler: AnyNode | undefined): HttpFramework {
   const name = rootIdentifier(receiver);
   const resolved = handler?.type === 'Identifier' ? functionsByName(context).get(handler.name as string) : handler;
-  return (name && receiverFramework(context, name)) || handlerFramework(context.j, resolved);
+  return (name && receiverFramework(context, name)) || handlerFramework(context, resolved);
 }
 
 /** `const app = new Hono()`, `const fastify = Fastify()`, `const app = express()` or a typed parameter. */
@@ -41,7 +42,15 @@ function receiverFramework(context: TransformContext, name: string): HttpFramewo
     if (framework) return framework;
   }
   const typeName = parameterTypeName(context, name) ?? typeNameOf((declarator?.id as AnyNode | undefined)?.typeAnnotation as AnyNode | undefined);
-  return typeName ? TYPE_FRAMEWORKS.find(([pattern]) => pattern.test(typeName))?.[1] : undefined;
+  return typeName ? typeFramework(context, typeName) : undefined;
+}
+
+/** A type's framework: from the module it is imported from (`Context` is hono's or koa's), else from its name. */
+function typeFramework(context: TransformContext, typeName: string): HttpFramework | undefined {
+  const segments = typeName.split('.');
+  const origin = importSource(context, segments[0]);
+  const byModule = origin ? MODULE_FRAMEWORKS.find(([pattern]) => pattern.test(origin))?.[1] : undefined;
+  return byModule ?? TYPE_FRAMEWORKS.find(([pattern]) => pattern.test(segments.at(-1)!))?.[1];
 }
 
 /** The module a local name is imported or required from. */
@@ -84,17 +93,25 @@ function typeNameOf(annotation: AnyNode | undefined): string | undefined {
   const type = annotation?.typeAnnotation as AnyNode | undefined;
   if (type?.type !== 'TSTypeReference') return undefined;
   const typeName = type.typeName as AnyNode;
-  return typeName.type === 'Identifier' ? (typeName.name as string) : ((typeName.right as AnyNode | undefined)?.name as string | undefined);
+  if (typeName.type === 'Identifier') return typeName.name as string;
+  // `Koa.Context`: the qualified name as written.
+  const parts: string[] = [];
+  for (let part: AnyNode | undefined = typeName; part; part = part.left as AnyNode | undefined) {
+    parts.unshift(((part.type === 'Identifier' ? part : part.right) as AnyNode | undefined)?.name as string);
+    if (part.type === 'Identifier') break;
+  }
+  return parts.join('.');
 }
 
 /** No receiver evidence: read the handler. `(c) => … c.req.raw` is hono, `(request, reply) => … reply.raw` fastify. */
-function handlerFramework(j: JSCodeshift, handler: AnyNode | undefined): HttpFramework {
+function handlerFramework(context: TransformContext, handler: AnyNode | undefined): HttpFramework {
+  const { j } = context;
   // A handler we cannot see: express-style (req, res) is by far the most common, and what we assumed before.
   if (!handler || !isFunctionNode(handler)) return 'express';
   const params = ((handler.params as AnyNode[]) ?? []).filter((p) => p.type === 'Identifier').map((p) => p.name as string);
   for (const param of (handler.params as AnyNode[]) ?? []) {
     const typeName = typeNameOf(param.typeAnnotation as AnyNode | undefined);
-    const framework = typeName ? TYPE_FRAMEWORKS.find(([pattern]) => pattern.test(typeName))?.[1] : undefined;
+    const framework = typeName ? typeFramework(context, typeName) : undefined;
     if (framework) return framework;
   }
   const body = sourceOf(j, handler.body as AnyNode);
