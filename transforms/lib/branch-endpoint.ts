@@ -1,5 +1,6 @@
 // node:http / fetch-style servers route by `if (req.method === 'GET' && url.pathname === '/sse')`. The first MCP
 // branch becomes the stateless endpoint (POST handled, other methods 405); the other MCP branches answer 410.
+// A fetch handler (one Request parameter) gets the same on the v1 Web-standard transport, answering with Responses.
 import type { ASTPath } from 'jscodeshift';
 import type { TransformContext } from './context';
 import type { Finding } from '../../src/model';
@@ -8,7 +9,8 @@ import { placeholder } from './emit';
 import { ensureNamedImport } from './imports';
 import { removeDeadDeclarations } from './dead-code';
 import { endpointRoles, sourceOf, type EndpointRole } from './routes';
-import { goneBody, methodNotAllowedBody, statelessPostBody } from './templates';
+import { goneBody, goneMessage, methodNotAllowedBody, statelessPostBody, webErrorResponse, webStatelessPostBody } from './templates';
+import { WEB_TRANSPORT_MODULES } from './endpoint-writers';
 import { factoryCall, serverFactoryOf, type ServerFactory } from './server-factory';
 
 const PATH_SUBJECT = /(?:^|\.)(?:url|pathname|path)$/i;
@@ -42,15 +44,18 @@ export function rewriteBranches(context: TransformContext, anchors: Finding[], m
   if (branches.length === 0) return undefined;
   const fnPath = enclosingFunction(branches[0].path);
   const fn = fnPath?.node as unknown as AnyNode | undefined;
-  const [reqParam, resParam] = (fn?.params as AnyNode[] | undefined) ?? [];
-  if (!fn || reqParam?.type !== 'Identifier' || resParam?.type !== 'Identifier') return 'the MCP branches are not inside a (req, res) handler; rewrite them to one stateless POST endpoint by hand';
+  const params = (fn?.params as AnyNode[] | undefined) ?? [];
+  const [reqParam, resParam] = params;
+  // A fetch handler (Workers, Bun, Deno) takes the Request alone and returns a Response.
+  const web = params.length === 1 && reqParam?.type === 'Identifier';
+  if (!fn || reqParam?.type !== 'Identifier' || (!web && resParam?.type !== 'Identifier')) return 'the MCP branches are not inside a (req, res) or (request) handler; rewrite them to one stateless POST endpoint by hand';
   if (!fn.async) return 'the request handler is not async; make it async, then route POST to a stateless transport';
   const factory = factoryOf(context, fn, branches);
   if (typeof factory === 'string') return factory;
   if (!factory) return 'no per-request server factory found; build a fresh McpServer per request';
   const req = reqParam.name as string;
-  const res = resParam.name as string;
-  const transportClass = ensureNamedImport(context, modules, 'StreamableHTTPServerTransport');
+  const res = web ? '' : (resParam.name as string);
+  const transportClass = web ? ensureNamedImport(context, WEB_TRANSPORT_MODULES, 'WebStandardStreamableHTTPServerTransport') : ensureNamedImport(context, modules, 'StreamableHTTPServerTransport');
   const streamable = branches.find((b) => b.roles.has('streamable'));
   const endpoint = streamable ? streamable.literal : quoteText(context, endpointPath);
   const ordered = streamable ? [streamable, ...branches.filter((b) => b !== streamable)] : branches;
@@ -62,8 +67,23 @@ export function rewriteBranches(context: TransformContext, anchors: Finding[], m
     const endsWithReturn = ((consequent.body as AnyNode[] | undefined) ?? []).at(-1)?.type === 'ReturnStatement';
     const ret = endsWithReturn ? '\nreturn;' : '';
     let code: string;
-    if (i === 0) {
-      const post = statelessPostBody({ req, res, server: factory.setup.length > 0 && factory.variable ? factory.variable : 'server', transport: factory.variable === 'transport' ? 'mcpTransport' : 'transport', transportClass, factory: factoryCall(factory), setup: factory.setup, quote, parsedBody: false });
+    const names = { server: factory.setup.length > 0 && factory.variable ? factory.variable : 'server', transport: factory.variable === 'transport' ? 'mcpTransport' : 'transport', transportClass, factory: factoryCall(factory), setup: factory.setup, quote };
+    if (i === 0 && web) {
+      const post = webStatelessPostBody({ ...names, req, request: req, errorResponse: webErrorResponse(500, -32603, 'Internal server error', quote) });
+      code = [
+        `// mcp-migrate: stateless Streamable HTTP: POST only, a fresh server and transport per request, no sessions.`,
+        `if (${req}.method === ${quoteText(context, 'POST')}) {`,
+        indent(post),
+        `}`,
+        `// No standalone GET stream and no session to DELETE without sessions.`,
+        `return ${webErrorResponse(405, -32000, 'Method not allowed.', quote, true)};`,
+      ].join('\n');
+      branch.node.test = parseExpression(context, `${branch.subject} === ${endpoint}`);
+    } else if (web) {
+      code = `// mcp-migrate: the HTTP+SSE transport is gone; this old path answers 410 and names the new endpoint.\nreturn ${webErrorResponse(410, -32000, goneMessage(endpoint.slice(1, -1)), quote)};`;
+      branch.node.test = branch.comparison as never;
+    } else if (i === 0) {
+      const post = statelessPostBody({ ...names, req, res, parsedBody: false });
       code = [
         `// mcp-migrate: stateless Streamable HTTP: POST only, a fresh server and transport per request, no sessions.`,
         `if (${req}.method === ${quoteText(context, 'POST')}) {`,
@@ -85,7 +105,8 @@ export function rewriteBranches(context: TransformContext, anchors: Finding[], m
       const container = branch.path.parent?.node as AnyNode | undefined;
       const siblings = container && Array.isArray(container.body) ? (container.body as AnyNode[]) : undefined;
       if (siblings) {
-        const gone = `if (${branch.subject} === ${oldPath}) {\n  // mcp-migrate: the HTTP+SSE transport is gone; this old path answers 410 and names the new endpoint.\n${indent(goneBody(res, endpoint.slice(1, -1), quote))}${endsWithReturn ? '\n  return;' : ''}\n}`;
+        const answer = web ? `return ${webErrorResponse(410, -32000, goneMessage(endpoint.slice(1, -1)), quote)};` : `${goneBody(res, endpoint.slice(1, -1), quote)}${endsWithReturn ? '\nreturn;' : ''}`;
+        const gone = `if (${branch.subject} === ${oldPath}) {\n  // mcp-migrate: the HTTP+SSE transport is gone; this old path answers 410 and names the new endpoint.\n${indent(answer)}\n}`;
         siblings.splice(siblings.indexOf(branch.node) + 1, 0, placeholder(context, gone, 'block'));
       }
     }
@@ -119,20 +140,16 @@ function parseExpression(context: TransformContext, code: string): never {
 }
 
 function pathComparison(j: TransformContext['j'], test: AnyNode): { comparison: AnyNode; subject: string; literal: string } | undefined {
-  let found: { comparison: AnyNode; subject: string; literal: string } | undefined;
-  j(test as never)
-    .find(j.BinaryExpression)
-    .forEach((p) => {
-      const node = p.node as unknown as AnyNode;
-      if (found || (node.operator !== '===' && node.operator !== '==')) return;
-      const [subject, literal] = isStringLiteral(node.right as AnyNode) ? [node.left as AnyNode, node.right as AnyNode] : [node.right as AnyNode, node.left as AnyNode];
-      if (!isStringLiteral(literal)) return;
-      const subjectText = sourceOf(j, subject);
-      if (!PATH_SUBJECT.test(subjectText)) return;
-      found = { comparison: node, subject: subjectText, literal: sourceOf(j, literal) };
-    });
-  if (!found && (test.type === 'BinaryExpression')) return undefined;
-  return found;
+  // find() looks below the test only: a bare `url.pathname === '/mcp'` is the test itself.
+  const comparisons = [...(test.type === 'BinaryExpression' ? [test] : []), ...(j(test as never).find(j.BinaryExpression).nodes() as unknown as AnyNode[])];
+  for (const node of comparisons) {
+    if (node.operator !== '===' && node.operator !== '==') continue;
+    const [subject, literal] = isStringLiteral(node.right as AnyNode) ? [node.left as AnyNode, node.right as AnyNode] : [node.right as AnyNode, node.left as AnyNode];
+    if (!isStringLiteral(literal)) continue;
+    const subjectText = sourceOf(j, subject);
+    if (PATH_SUBJECT.test(subjectText)) return { comparison: node, subject: subjectText, literal: sourceOf(j, literal) };
+  }
+  return undefined;
 }
 
 function isStringLiteral(node: AnyNode): boolean {

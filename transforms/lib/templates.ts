@@ -71,6 +71,13 @@ export function jsonRpcError(code: number, message: string, quote: 'single' | 'd
   return `{ jsonrpc: ${s('2.0')}, error: { code: ${code}, message: ${s(message)} }, id: null }`;
 }
 
+/** `new Response(JSON.stringify({ jsonrpc, error }), { status, headers })`: a JSON-RPC error as a Web Response. */
+export function webErrorResponse(status: number, code: number, message: string, quote: 'single' | 'double', allowPost = false): string {
+  const s = (t: string) => q(quote, t);
+  const headers = `${allowPost ? `Allow: ${s('POST')}, ` : ''}${s('Content-Type')}: ${s('application/json')}`;
+  return `new Response(JSON.stringify(${jsonRpcError(code, message, quote)}), { status: ${status}, headers: { ${headers} } })`;
+}
+
 /** The message of the 410 answer on an old HTTP+SSE path. */
 export function goneMessage(endpointDescription: string): string {
   return `The HTTP+SSE transport was removed; use Streamable HTTP: POST ${endpointDescription.replace(/'/g, '')}`;
