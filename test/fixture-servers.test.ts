@@ -38,6 +38,7 @@ const REQUIRED_FIXTURES = [
   'b-plain-js-esm',
   'b-hono-stateful',
   'b-koa-stateful',
+  'b-web-fetch-stateful',
   'c-compat-both',
   'c-auth-middleware',
   'd-handrolled-sse',
