@@ -13,7 +13,7 @@ import { asRouteStatement, guardClauseRoute, parsedBodyArgument, sourceOf, state
 import { inlinePlaceholder, placeholder } from './lib/emit';
 import { afterImports, ensureNamedImport } from './lib/imports';
 import { removeDeadDeclarations } from './lib/dead-code';
-import { GUARD_NAME, WEB_GUARD_NAME } from './lib/templates';
+import { GUARD_NAME, quoted, WEB_GUARD_NAME } from './lib/templates';
 import { factoryArrow, serverFactoryOf } from './lib/server-factory';
 import { importOrigin, isLocalServer, routeFramework } from './lib/framework';
 import { addMarker, uniqueName } from './hoist-server-factory';
@@ -51,13 +51,13 @@ function handlerLegacyMode(context: TransformContext): string {
  */
 function handlerOptions(context: TransformContext, region: AnyNode): string {
   const { j } = context;
-  const options = [`legacy: ${quoted(context, handlerLegacyMode(context))}`];
+  const options = [`legacy: ${quoted(context.quote, handlerLegacyMode(context))}`];
   const construction = (j(region as never).find(j.NewExpression).nodes() as unknown as AnyNode[]).find((n) => /StreamableHTTPServerTransport$/.test(sourceOf(j, n.callee as AnyNode)));
   const [argument] = (construction?.arguments as AnyNode[] | undefined) ?? [];
   for (const property of argument?.type === 'ObjectExpression' ? (argument.properties as AnyNode[]) : []) {
     const name = (property.key as AnyNode | undefined)?.name;
     const value = property.value as AnyNode | undefined;
-    if (name === 'enableJsonResponse' && value && (value.value === true || sourceOf(j, value) === 'true')) options.push(`responseMode: ${quoted(context, 'json')}`);
+    if (name === 'enableJsonResponse' && value && (value.value === true || sourceOf(j, value) === 'true')) options.push(`responseMode: ${quoted(context.quote, 'json')}`);
   }
   return `{ ${options.join(', ')} }`;
 }
@@ -106,7 +106,7 @@ function rewriteRoutes(context: TransformContext, anchor: Finding, handled: Set<
       parsedBody: parsedBodyArgument(j, [handler]),
     });
     const code = [
-      `// mcp-migrate: createMcpHandler serves protocol 2026-07-28 with a fresh server per request; legacy: ${quoted(context, handlerLegacyMode(context))}`,
+      `// mcp-migrate: createMcpHandler serves protocol 2026-07-28 with a fresh server per request; legacy: ${quoted(context.quote, handlerLegacyMode(context))}`,
       handlerLegacyMode(context) === 'stateless' ? `// also serves 2025-era clients, and GET/DELETE answer 405.` : `// refuses 2025-era clients (400), and GET/DELETE answer 405.`,
       ...(replaced && !local
         ? [
@@ -150,10 +150,6 @@ interface MountInput {
   appReplaced: boolean;
   /** The parsed body as the old handler passed it to the transport (koa), if it did. */
   parsedBody?: string;
-}
-
-function quoted(context: TransformContext, text: string): string {
-  return context.quote === 'double' ? `"${text}"` : `'${text}'`;
 }
 
 function handlerDeclaration(input: MountInput, node: boolean): string {
@@ -224,7 +220,7 @@ function replaceApp(context: TransformContext, receiver: string, framework: 'exp
   const origin = local ? importOrigin(context, local) : undefined;
   if (!local || !origin || !APP_CONSTRUCTORS[framework].some(([module, name]) => origin.module === module && origin.name === name)) return undefined;
   const createApp = ensureNamedImport(context, APP_MODULES[framework], APP_FACTORIES[framework]);
-  const options = localServer ? '' : `{ host: ${quoted(context, '0.0.0.0')} }`;
+  const options = localServer ? '' : `{ host: ${quoted(context.quote, '0.0.0.0')} }`;
   declarator!.init = j.identifier(inlinePlaceholder(context, `${createApp}(${options})`)) as never;
   return local;
 }

@@ -14,7 +14,7 @@ import { asRouteStatement, functionsByName, guardClauseRoute, statementLists } f
 import { afterImports, ensureNamedImports } from './lib/imports';
 import { isLocalServer, routeFramework } from './lib/framework';
 import { GUARD_NAME, WEB_GUARD_NAME, guardCall, guardFunction, webGuardCall, webGuardFunction } from './lib/templates';
-import { addMarker } from './hoist-server-factory';
+import { addMarker, uniqueName } from './hoist-server-factory';
 
 export const id = 'origin-guard';
 export const rules = ['origin-validation'];
@@ -128,15 +128,9 @@ function insertGuard(context: TransformContext, site: GuardSite): boolean {
     kind === 'node' ? guardCall(req.name as string, res.name as string)
     : kind === 'fastify' ? guardCall(`${req.name}.raw`, `${res.name}.raw`)
     : kind === 'koa' ? `if (${GUARD_NAME}(${req.name}.req, ${req.name}.res)) {\n  ${req.name}.respond = false;\n  return;\n}`
-    : webGuardCall(kind === 'hono' ? `${req.name}.req.raw` : (req.name as string), freeLocal(context, fn, 'forbidden'));
+    : webGuardCall(kind === 'hono' ? `${req.name}.req.raw` : (req.name as string), uniqueName(context, 'forbidden'));
   statements.splice(at, 0, placeholder(context, call, 'tight'));
   return true;
-}
-
-function freeLocal(context: TransformContext, fn: AnyNode, base: string): string {
-  const taken = referencedNames(context.j, fn);
-  if (!taken.has(base)) return base;
-  for (let i = 2; ; i++) if (!taken.has(`${base}${i}`)) return `${base}${i}`;
 }
 
 function addGuardFunction(context: TransformContext): void {

@@ -8,12 +8,11 @@ import { containsLocation, isFunctionNode, referencedNames, statementsOf, type A
 import { placeholder } from './emit';
 import { ensureNamedImport } from './imports';
 import { removeDeadDeclarations } from './dead-code';
-import { endpointRoles, sourceOf, type EndpointRole } from './routes';
-import { goneBody, goneMessage, methodNotAllowedBody, statelessPostBody, webErrorResponse, webStatelessPostBody } from './templates';
+import { endpointRoles, PATH_SUBJECT, sourceOf, type EndpointRole } from './routes';
+import { goneBody, goneMessage, indent, methodNotAllowedBody, quoted, statelessPostBody, webErrorResponse, webStatelessPostBody } from './templates';
 import { WEB_TRANSPORT_MODULES } from './endpoint-writers';
 import { factoryCall, serverFactoryOf, type ServerFactory } from './server-factory';
 
-const PATH_SUBJECT = /(?:^|\.)(?:url|pathname|path)$/i;
 
 interface Branch {
   path: ASTPath;
@@ -57,7 +56,7 @@ export function rewriteBranches(context: TransformContext, anchors: Finding[], m
   const res = web ? '' : (resParam.name as string);
   const transportClass = web ? ensureNamedImport(context, WEB_TRANSPORT_MODULES, 'WebStandardStreamableHTTPServerTransport') : ensureNamedImport(context, modules, 'StreamableHTTPServerTransport');
   const streamable = branches.find((b) => b.roles.has('streamable'));
-  const endpoint = streamable ? streamable.literal : quoteText(context, endpointPath);
+  const endpoint = streamable ? streamable.literal : quoted(context.quote, endpointPath);
   const ordered = streamable ? [streamable, ...branches.filter((b) => b !== streamable)] : branches;
   const deadCandidates = new Set<string>();
   const quote = context.quote;
@@ -72,7 +71,7 @@ export function rewriteBranches(context: TransformContext, anchors: Finding[], m
       const post = webStatelessPostBody({ ...names, req, request: req, errorResponse: webErrorResponse(500, -32603, 'Internal server error', quote) });
       code = [
         `// mcp-migrate: stateless Streamable HTTP: POST only, a fresh server and transport per request, no sessions.`,
-        `if (${req}.method === ${quoteText(context, 'POST')}) {`,
+        `if (${req}.method === ${quoted(context.quote, 'POST')}) {`,
         indent(post),
         `}`,
         `// No standalone GET stream and no session to DELETE without sessions.`,
@@ -86,7 +85,7 @@ export function rewriteBranches(context: TransformContext, anchors: Finding[], m
       const post = statelessPostBody({ ...names, req, res, parsedBody: false });
       code = [
         `// mcp-migrate: stateless Streamable HTTP: POST only, a fresh server and transport per request, no sessions.`,
-        `if (${req}.method === ${quoteText(context, 'POST')}) {`,
+        `if (${req}.method === ${quoted(context.quote, 'POST')}) {`,
         indent(post),
         `} else {`,
         `  // No standalone GET stream and no session to DELETE without sessions.`,
@@ -125,14 +124,6 @@ function removeUnusedLocal(context: TransformContext, fn: AnyNode, local: string
   if (index < 0) return;
   const stillUsed = body.some((s, i) => i !== index && referencedNames(j, s).has(local));
   if (!stillUsed) body.splice(index, 1);
-}
-
-function quoteText(context: TransformContext, text: string): string {
-  return context.quote === 'double' ? `"${text}"` : `'${text}'`;
-}
-
-function indent(code: string): string {
-  return code.split('\n').map((line) => (line ? `  ${line}` : line)).join('\n');
 }
 
 function parseExpression(context: TransformContext, code: string): never {

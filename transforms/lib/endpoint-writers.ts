@@ -6,7 +6,7 @@
 import type { TransformContext } from './context';
 import { ensureNamedImport } from './imports';
 import { factoryCall, type ServerFactory } from './server-factory';
-import { goneBody, goneMessage, jsonRpcError, methodNotAllowedBody, statelessPostBody, STREAMABLE_MODULE, webStatelessPostBody } from './templates';
+import { goneBody, goneMessage, indent, jsonRpcError, methodNotAllowedBody, quoted, statelessPostBody, STREAMABLE_MODULE, webStatelessPostBody } from './templates';
 
 export const NODE_TRANSPORT_MODULES = [STREAMABLE_MODULE, '@modelcontextprotocol/sdk/server/streamableHttp'];
 export const WEB_TRANSPORT_MODULES = ['@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js', '@modelcontextprotocol/sdk/server/webStandardStreamableHttp'];
@@ -75,7 +75,7 @@ const ROUTES: Record<EndpointFramework, (context: TransformContext, plan: Endpoi
   fastify(context, p) {
     const transportClass = ensureNamedImport(context, NODE_TRANSPORT_MODULES, 'StreamableHTTPServerTransport');
     const post = statelessPostBody({ req: `${p.req}.raw`, res: `${p.res}.raw`, body: `${p.req}.body`, server: p.server, transport: p.transport, transportClass, factory: factoryCall(p.factory), setup: p.factory.setup, quote: context.quote, parsedBody: true });
-    const s = (t: string) => quoted(context, t);
+    const s = (t: string) => quoted(context.quote, t);
     return {
       post: [`${p.receiver}.post(${p.endpoint}, ${p.middlewares}async (${p.req}${p.reqType}, ${p.res}${p.resType}) => {`, `  ${p.res}.hijack();`, indent(post), `});`],
       methodNotAllowed: (method) => [`${p.receiver}.${method}(${p.endpoint}, async (_${p.req}${p.reqType}, ${p.res}${p.resType}) => ${p.res}.code(405).header(${s('Allow')}, ${s('POST')}).send(${jsonRpcError(-32000, 'Method not allowed.', context.quote)}));`],
@@ -87,7 +87,7 @@ const ROUTES: Record<EndpointFramework, (context: TransformContext, plan: Endpoi
     const transportClass = ensureNamedImport(context, NODE_TRANSPORT_MODULES, 'StreamableHTTPServerTransport');
     const ctx = p.req;
     const post = statelessPostBody({ req: `${ctx}.req`, res: `${ctx}.res`, body: p.parsedBody, server: p.server, transport: p.transport, transportClass, factory: factoryCall(p.factory), setup: p.factory.setup, quote: context.quote, parsedBody: !!p.parsedBody });
-    const s = (t: string) => quoted(context, t);
+    const s = (t: string) => quoted(context.quote, t);
     const answer = (status: number, message: string, allow: boolean) => [
       `  ${ctx}.status = ${status};`,
       ...(allow ? [`  ${ctx}.set(${s('Allow')}, ${s('POST')});`] : []),
@@ -104,7 +104,7 @@ const ROUTES: Record<EndpointFramework, (context: TransformContext, plan: Endpoi
     const c = p.req;
     const errorResponse = `${c}.json(${jsonRpcError(-32603, 'Internal server error', context.quote)}, 500)`;
     const post = webStatelessPostBody({ req: c, request: `${c}.req.raw`, server: p.server, transport: p.transport, transportClass, factory: factoryCall(p.factory), setup: p.factory.setup, quote: context.quote, errorResponse });
-    const s = (t: string) => quoted(context, t);
+    const s = (t: string) => quoted(context.quote, t);
     return {
       post: [`${p.receiver}.post(${p.endpoint}, ${p.middlewares}async (${c}${p.reqType}) => {`, indent(post), `});`],
       methodNotAllowed: (method) => [`${p.receiver}.${method}(${p.endpoint}, (${c}${p.reqType}) => ${c}.json(${jsonRpcError(-32000, 'Method not allowed.', context.quote)}, 405, { Allow: ${s('POST')} }));`],
@@ -112,12 +112,3 @@ const ROUTES: Record<EndpointFramework, (context: TransformContext, plan: Endpoi
     };
   },
 };
-
-function quoted(context: TransformContext, text: string): string {
-  return context.quote === 'double' ? `"${text}"` : `'${text}'`;
-}
-
-/** Templates are written with two-space indents; the placeholder expansion converts to the file's unit. */
-export function indent(code: string): string {
-  return code.split('\n').map((line) => (line.length > 0 ? `  ${line}` : line)).join('\n');
-}

@@ -127,7 +127,8 @@ export function functionsByName(context: TransformContext): Map<string, AnyNode>
   return map;
 }
 
-const PATH_SUBJECT = /(?:^|[.\s(])(?:url|pathname|path|routePath|route)$/i;
+/** What a request path is called in route tests: `url`, `req.url`, `url.pathname`, `path`, `routePath`. */
+export const PATH_SUBJECT = /(?:^|[.\s(])(?:url|pathname|path|routePath|route)$/i;
 
 /** `if (url.pathname !== '/mcp') return …;` (no else, the branch always leaves): everything after it is that route. */
 export function isPathGuard(j: JSCodeshift, statement: AnyNode): boolean {

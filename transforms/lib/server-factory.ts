@@ -4,6 +4,7 @@
 import type { TransformContext } from './context';
 import { containsLocation, referencedNames, type AnyNode } from './ast';
 import { sourceOf } from './routes';
+import { indent } from './templates';
 
 export interface ServerFactory {
   /** The expression that builds the server, as written: `createServer()`, `new McpServer({ … })`. */
@@ -101,7 +102,7 @@ export function factoryArrow(factory: ServerFactory): string {
   return [
     `${factory.awaited ? 'async ' : ''}() => {`,
     `  const ${factory.variable} = ${factory.awaited ? 'await ' : ''}${factory.init};`,
-    ...factory.setup.map(indentBlock),
+    ...factory.setup.map(indent),
     `  return ${factory.variable};`,
     '}',
   ].join('\n');
@@ -112,6 +113,3 @@ export function factoryCall(factory: ServerFactory): string {
   return `${factory.awaited ? 'await ' : ''}${factory.init}`;
 }
 
-function indentBlock(code: string): string {
-  return code.split('\n').map((line) => (line ? `  ${line}` : line)).join('\n');
-}

@@ -6,7 +6,16 @@ export const GUARD_NAME = 'rejectForeignOrigin';
 /** The Web (Request → Response) form of the guard, for hono and fetch handlers. */
 export const WEB_GUARD_NAME = 'foreignOriginResponse';
 
-const q = (quote: 'single' | 'double', text: string) => (quote === 'double' ? `"${text}"` : `'${text}'`);
+/** A string literal in the file's quote style. */
+export function quoted(quote: 'single' | 'double', text: string): string {
+  return quote === 'double' ? `"${text}"` : `'${text}'`;
+}
+const q = quoted;
+
+/** Templates are written with two-space indents; the placeholder expansion converts to the file's unit. */
+export function indent(code: string): string {
+  return code.split('\n').map((line) => (line.length > 0 ? `  ${line}` : line)).join('\n');
+}
 
 export interface HandlerNames {
   req: string;
