@@ -49,6 +49,7 @@ describe('apply --target 2026-07-28, end to end', () => {
     it(`${name}: v2 packages, createMcpHandler, 2026-07-28 and 2025 clients, wire rules, idempotent`, async () => {
       const { dir, manifest } = await prepareFixture(name);
       const stateful = manifest.family === 'F';
+      const zodBefore = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')).dependencies?.zod as string | undefined;
       const result = apply({ paths: [dir], cwd: dir, allowDirty: true, target: '2026-07-28', unsafe: stateful });
       expect(result.problems).toEqual([]);
       expect(result.findings.filter((f) => f.severity === 'error'), 'no error finding or marker left').toEqual([]);
@@ -63,6 +64,9 @@ describe('apply --target 2026-07-28, end to end', () => {
       }
       expect(imported.size).toBeGreaterThan(0);
       for (const name of imported) expect(deps[name], `${name} is imported, so package.json lists it`).toMatch(/^\^2\./);
+      // Peer ranges: v2 needs zod >= 4.2; a fixture still on zod ^3 gets told so, one on ^4 does not.
+      const zodWarnings = result.manual.filter((m) => m.file === 'package.json' && /zod range/.test(m.message));
+      expect(zodWarnings.length, `zod ${zodBefore}`).toBe(zodBefore === '^3' ? 1 : 0);
       expect(result.endpoints.length).toBeGreaterThan(0);
 
       if (manifest.language === 'ts') await compileFixture(dir);

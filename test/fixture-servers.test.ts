@@ -144,6 +144,7 @@ describe('fixture manifests', () => {
     const deps = pkg.dependencies ?? {};
     if (deps['@modelcontextprotocol/sdk']) expect(deps['@modelcontextprotocol/sdk']).toBe('^1.32.2');
     if (deps.express) expect(deps.express).toBe('^5');
+    // Both ranges on purpose: e2e-v2 checks that the ^3 ones get the codemod's zod >= 4.2 warning and the ^4 ones do not.
     if (deps.zod) expect(['^3', '^4']).toContain(deps.zod);
   });
 

@@ -99,13 +99,15 @@ export function migrateSources(sources: SourceInput[], options: MigrateOptions =
     (t) => (t.level === 'auto' || options.unsafe) && t.rules.some((id) => ruleIds.has(id)) && (!t.targets || t.targets.includes(target)),
   );
   let stale = false;
-  let localOptions: MigrateOptions = options;
+  // Every listener of the project binds loopback (bind-localhost, first, may make it so): generated guards and apps
+  // may also require a localhost Host header. Read again only when the analysis is.
+  let localOptions: MigrateOptions = { ...options, localServer: bindsLoopbackOnly(analysis) };
   for (const transform of enabled) {
-    if (stale) analysis = reanalyze(files, rules);
+    if (stale) {
+      analysis = reanalyze(files, rules);
+      localOptions = { ...options, localServer: bindsLoopbackOnly(analysis) };
+    }
     stale = false;
-    // Every listener of the project binds loopback (bind-localhost, first, may just have made it so): generated
-    // guards and apps may also require a localhost Host header.
-    localOptions = { ...options, localServer: bindsLoopbackOnly(analysis) };
     for (const fileAnalysis of analysis.files) {
       const working = files.get(fileAnalysis.relPath)!;
       if (working.failed || fileAnalysis.parseError) continue;
