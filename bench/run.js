@@ -55,7 +55,9 @@ function time(fn) {
 
 const root = makeCorpus();
 let peakRss = process.memoryUsage().rss;
-const sampler = setInterval(() => { peakRss = Math.max(peakRss, process.memoryUsage().rss); }, 20);
+const sampler = setInterval(() => {
+  peakRss = Math.max(peakRss, process.memoryUsage().rss);
+}, 20);
 try {
   const checked = time(() => check({ paths: [root], cwd: root }));
   peakRss = Math.max(peakRss, process.memoryUsage().rss);
@@ -67,18 +69,33 @@ try {
   const scanned = checked.value.summary.filesScanned;
   const results = {
     corpus: { filesScanned: scanned, candidatesParsed: candidates, findings: checked.value.findings.length },
-    check: { ms: Math.round(checked.ms), filesPerSecond: Math.round((scanned / checked.ms) * 1000), msPerCandidate: Math.round(checked.ms / Math.max(1, candidates)) },
-    applyDryRun: { ms: Math.round(applied.ms), changedFiles: applied.value.changes.length, msPerCandidate: Math.round(applied.ms / Math.max(1, candidates)) },
-    applyDryRunV2: { ms: Math.round(appliedV2.ms), changedFiles: appliedV2.value.changes.length, msPerCandidate: Math.round(appliedV2.ms / Math.max(1, candidates)) },
+    check: {
+      ms: Math.round(checked.ms),
+      filesPerSecond: Math.round((scanned / checked.ms) * 1000),
+      msPerCandidate: Math.round(checked.ms / Math.max(1, candidates)),
+    },
+    applyDryRun: {
+      ms: Math.round(applied.ms),
+      changedFiles: applied.value.changes.length,
+      msPerCandidate: Math.round(applied.ms / Math.max(1, candidates)),
+    },
+    applyDryRunV2: {
+      ms: Math.round(appliedV2.ms),
+      changedFiles: appliedV2.value.changes.length,
+      msPerCandidate: Math.round(appliedV2.ms / Math.max(1, candidates)),
+    },
     peakRssMiB: Math.round(peakRss / 1024 / 1024),
     node: process.version,
     cpus: os.cpus().length,
   };
   const misses = [];
   if (results.check.ms > TARGETS.checkMs) misses.push(`check ${results.check.ms} ms > ${TARGETS.checkMs}`);
-  if (results.check.msPerCandidate > TARGETS.checkMsPerCandidate) misses.push(`check ${results.check.msPerCandidate} ms/candidate > ${TARGETS.checkMsPerCandidate}`);
-  if (results.applyDryRun.msPerCandidate > TARGETS.applyMsPerCandidate) misses.push(`apply ${results.applyDryRun.msPerCandidate} ms/candidate > ${TARGETS.applyMsPerCandidate}`);
-  if (results.applyDryRunV2.msPerCandidate > TARGETS.applyV2MsPerCandidate) misses.push(`apply (2026-07-28) ${results.applyDryRunV2.msPerCandidate} ms/candidate > ${TARGETS.applyV2MsPerCandidate}`);
+  if (results.check.msPerCandidate > TARGETS.checkMsPerCandidate)
+    misses.push(`check ${results.check.msPerCandidate} ms/candidate > ${TARGETS.checkMsPerCandidate}`);
+  if (results.applyDryRun.msPerCandidate > TARGETS.applyMsPerCandidate)
+    misses.push(`apply ${results.applyDryRun.msPerCandidate} ms/candidate > ${TARGETS.applyMsPerCandidate}`);
+  if (results.applyDryRunV2.msPerCandidate > TARGETS.applyV2MsPerCandidate)
+    misses.push(`apply (2026-07-28) ${results.applyDryRunV2.msPerCandidate} ms/candidate > ${TARGETS.applyV2MsPerCandidate}`);
   if (results.peakRssMiB > TARGETS.peakRssMiB) misses.push(`peak RSS ${results.peakRssMiB} MiB > ${TARGETS.peakRssMiB}`);
   console.log(JSON.stringify({ targets: TARGETS, results, misses }, null, 2));
   process.exitCode = misses.length > 0 ? 1 : 0;

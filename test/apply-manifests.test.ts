@@ -17,7 +17,12 @@ describe('apply --target 2026-07-28 and package.json', () => {
     fs.cpSync(path.join(FIXTURES_DIR, 'b-express-stateful'), path.join(root, 'packages', 'weather'), { recursive: true });
     const result = apply({ paths: [root], cwd: root, allowDirty: true, target: '2026-07-28' });
     expect(result.problems).toEqual([]);
-    expect(result.changes.map((c) => c.file).filter((f) => f.endsWith('package.json')).sort()).toEqual(['packages/calc/package.json', 'packages/weather/package.json']);
+    expect(
+      result.changes
+        .map((c) => c.file)
+        .filter((f) => f.endsWith('package.json'))
+        .sort(),
+    ).toEqual(['packages/calc/package.json', 'packages/weather/package.json']);
     for (const member of ['calc', 'weather']) {
       const pkg = JSON.parse(fs.readFileSync(path.join(root, 'packages', member, 'package.json'), 'utf8'));
       expect(pkg.dependencies['@modelcontextprotocol/server']).toBe('^2.4.0');

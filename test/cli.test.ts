@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { allRuleMetas } from '../src/rules';
 
 const ROOT = path.resolve(__dirname, '..');
-const cli = (...args: string[]) => spawnSync(process.execPath, [path.join(ROOT, 'bin', 'mcp-migrate.js'), ...args], { cwd: ROOT, encoding: 'utf8' });
+const cli = (...args: string[]) =>
+  spawnSync(process.execPath, [path.join(ROOT, 'bin', 'mcp-migrate.js'), ...args], { cwd: ROOT, encoding: 'utf8' });
 const fixture = (name: string) => path.join('fixtures', 'servers', name);
 
 describe('mcp-migrate CLI', () => {
@@ -28,13 +29,23 @@ describe('mcp-migrate CLI', () => {
     const report = JSON.parse(run.stdout);
     expect(report.summary).toMatchObject({ filesScanned: 2, filesWithFindings: 1 });
     const finding = report.findings.find((f: { ruleId: string }) => f.ruleId === 'session-id');
-    expect(Object.keys(finding)).toEqual(expect.arrayContaining(['ruleId', 'severity', 'file', 'line', 'column', 'endLine', 'endColumn', 'message', 'fix']));
+    expect(Object.keys(finding)).toEqual(
+      expect.arrayContaining(['ruleId', 'severity', 'file', 'line', 'column', 'endLine', 'endColumn', 'message', 'fix']),
+    );
     expect(finding.file).toBe('src/index.ts');
   });
 
   it('--max-warnings turns warnings into a failure', () => {
     // f-session-cart after excluding its error rules still has session-state warnings
-    const errors = ['legacy-sse-transport', 'session-id', 'get-stream', 'delete-session', 'last-event-id', 'shared-server-instance', 'origin-validation'];
+    const errors = [
+      'legacy-sse-transport',
+      'session-id',
+      'get-stream',
+      'delete-session',
+      'last-event-id',
+      'shared-server-instance',
+      'origin-validation',
+    ];
     const skip = errors.flatMap((id) => ['--skip-rule', id]);
     expect(cli('check', fixture('f-session-cart'), ...skip).status).toBe(0);
     expect(cli('check', fixture('f-session-cart'), ...skip, '--max-warnings', '0').status).toBe(1);
@@ -47,7 +58,9 @@ describe('mcp-migrate CLI', () => {
     expect(run.status).toBe(1);
     expect(run.stdout).toContain('--- a/src/index.ts');
     // It listens on every interface: the app and the Origin guard stay in front of the handler.
-    expect(run.stdout).toContain("+app.all('/mcp', (req, res) => {\n+  if (rejectForeignOrigin(req, res)) return;\n+  void mcpHandler(req, res, req.body);\n");
+    expect(run.stdout).toContain(
+      "+app.all('/mcp', (req, res) => {\n+  if (rejectForeignOrigin(req, res)) return;\n+  void mcpHandler(req, res, req.body);\n",
+    );
     expect(run.stdout).toContain('--- a/package.json');
     expect(run.stdout).toContain('+    "@modelcontextprotocol/server": "^2.4.0"');
     expect(run.stdout).toContain('dry run');

@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config/load';
 import { REPO_ROOT, scratchDir } from './helpers/server-process';
 
-const cli = (cwd: string, ...args: string[]) => spawnSync(process.execPath, [path.join(REPO_ROOT, 'bin', 'mcp-migrate.js'), ...args], { cwd, encoding: 'utf8' });
+const cli = (cwd: string, ...args: string[]) =>
+  spawnSync(process.execPath, [path.join(REPO_ROOT, 'bin', 'mcp-migrate.js'), ...args], { cwd, encoding: 'utf8' });
 const fixture = (name: string) => path.join(REPO_ROOT, 'fixtures', 'servers', name);
 
 function workspace(config?: string): string {
@@ -21,16 +22,23 @@ describe('configuration file', () => {
     expect(() => parseConfig('{ "targte": "2026-07-28" }', 'c.json')).toThrow('c.json: unknown key "targte"');
     expect(() => parseConfig('{ "rule": "session-id" }', 'c.json')).toThrow('c.json: "rule" must be an array of strings, got "session-id"');
     expect(() => parseConfig('{ "unsafe": "yes" }', 'c.json')).toThrow('c.json: "unsafe" must be a boolean, got "yes"');
-    expect(() => parseConfig('{ "target": "2025-11-26" }', 'c.json')).toThrow('c.json: "target" must be one of 2025-11-25, 2026-07-28, got "2025-11-26"');
+    expect(() => parseConfig('{ "target": "2025-11-26" }', 'c.json')).toThrow(
+      'c.json: "target" must be one of 2025-11-25, 2026-07-28, got "2025-11-26"',
+    );
     expect(() => parseConfig('[]', 'c.json')).toThrow('c.json: the configuration must be a JSON object');
-    expect(parseConfig('{ "$schema": "x", "skip-rule": ["idempotency-hint"], "max-warnings": 0 }', 'c.json')).toEqual({ 'skip-rule': ['idempotency-hint'], 'max-warnings': 0 });
+    expect(parseConfig('{ "$schema": "x", "skip-rule": ["idempotency-hint"], "max-warnings": 0 }', 'c.json')).toEqual({
+      'skip-rule': ['idempotency-hint'],
+      'max-warnings': 0,
+    });
   });
 
   it('a malformed file stops the CLI with exit 2 and the message, before any work', () => {
     const dir = workspace('{ "format": "xml" }');
     const run = cli(dir, 'check', fixture('neg-stdio'));
     expect(run.status).toBe(2);
-    expect(run.stderr.trim()).toBe('mcp-migrate: mcp-migrate.config.json: "format" must be one of text, json, markdown, sarif, github, junit, got "xml"');
+    expect(run.stderr.trim()).toBe(
+      'mcp-migrate: mcp-migrate.config.json: "format" must be one of text, json, markdown, sarif, github, junit, got "xml"',
+    );
     expect(run.stdout).toBe('');
   });
 

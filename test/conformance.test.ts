@@ -29,7 +29,11 @@ beforeAll(() => {
   if (fs.existsSync(NODE22) && fs.existsSync(RUNNER)) return;
   fs.mkdirSync(RUNNER_DIR, { recursive: true });
   fs.writeFileSync(path.join(RUNNER_DIR, 'package.json'), '{ "private": true }\n');
-  const install = spawnSync('npm', ['install', '--no-audit', '--no-fund', 'node@22', '@modelcontextprotocol/conformance@0.2.0-alpha.12'], { cwd: RUNNER_DIR, encoding: 'utf8', timeout: 300_000 });
+  const install = spawnSync('npm', ['install', '--no-audit', '--no-fund', 'node@22', '@modelcontextprotocol/conformance@0.2.0-alpha.12'], {
+    cwd: RUNNER_DIR,
+    encoding: 'utf8',
+    timeout: 300_000,
+  });
   if (install.status !== 0) throw new Error(`could not install Node 22 and the conformance runner:\n${install.stderr}`);
 }, 320_000);
 
@@ -40,7 +44,11 @@ interface Outcome {
 }
 
 function conformance(url: string, scenario: string): Outcome {
-  const run = spawnSync(NODE22, [RUNNER, 'server', '--url', url, '--scenario', scenario], { encoding: 'utf8', timeout: 120_000, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' } });
+  const run = spawnSync(NODE22, [RUNNER, 'server', '--url', url, '--scenario', scenario], {
+    encoding: 'utf8',
+    timeout: 120_000,
+    env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
+  });
   // eslint-disable-next-line no-control-regex
   const output = `${run.stdout}\n${run.stderr}`.replace(/\x1b\[[0-9;]*m/g, '');
   const summary = /Passed:\s*(\d+)\/(\d+)/.exec(output);
@@ -50,7 +58,14 @@ function conformance(url: string, scenario: string): Outcome {
 }
 
 describe('official conformance runner on migrated servers (target 2026-07-28)', () => {
-  for (const name of ['a-express-shared-server', 'b-express-stateful', 'a-node-http', 'e-hono-web-standard', 'e-fastify-reply-raw', 'e-web-fetch-worker']) {
+  for (const name of [
+    'a-express-shared-server',
+    'b-express-stateful',
+    'a-node-http',
+    'e-hono-web-standard',
+    'e-fastify-reply-raw',
+    'e-web-fetch-worker',
+  ]) {
     it(`${name}: server-stateless reaches the 24/28 ceiling, dns-rebinding-protection passes`, async () => {
       const { dir, manifest } = await prepareFixture(name);
       const result = apply({ paths: [dir], cwd: dir, allowDirty: true, target: '2026-07-28' });

@@ -116,8 +116,22 @@ describe('discover: root and paths', () => {
 describe('discover: filters', () => {
   it('keeps the default extensions and never scans declaration files', () => {
     tree(tmp, {
-      'a.ts': '', 'b.tsx': '', 'c.mts': '', 'd.cts': '', 'e.js': '', 'f.jsx': '', 'g.mjs': '', 'h.cjs': '',
-      'types.d.ts': '', 'm.d.mts': '', 'c2.d.cts': '', 'readme.md': '', 'data.json': '', 'noext': '', '.ts': '', 'x.ts.bak': '',
+      'a.ts': '',
+      'b.tsx': '',
+      'c.mts': '',
+      'd.cts': '',
+      'e.js': '',
+      'f.jsx': '',
+      'g.mjs': '',
+      'h.cjs': '',
+      'types.d.ts': '',
+      'm.d.mts': '',
+      'c2.d.cts': '',
+      'readme.md': '',
+      'data.json': '',
+      noext: '',
+      '.ts': '',
+      'x.ts.bak': '',
     });
     expect(rels()).toEqual(['a.ts', 'b.tsx', 'c.mts', 'd.cts', 'e.js', 'f.jsx', 'g.mjs', 'h.cjs']);
   });
@@ -128,7 +142,21 @@ describe('discover: filters', () => {
   });
 
   it('always skips dependency, build and VCS directories, even without gitignore', () => {
-    const skipped = ['node_modules', '.git', '.hg', '.svn', 'dist', 'build', 'out', 'coverage', '.next', '.turbo', '.cache', '.wrangler', '.tmp'];
+    const skipped = [
+      'node_modules',
+      '.git',
+      '.hg',
+      '.svn',
+      'dist',
+      'build',
+      'out',
+      'coverage',
+      '.next',
+      '.turbo',
+      '.cache',
+      '.wrangler',
+      '.tmp',
+    ];
     const files: Record<string, string> = { 'src/keep.ts': '', 'src/distance.ts': '', 'builder/b.ts': '' };
     for (const dir of skipped) {
       files[`${dir}/x.ts`] = '';
@@ -148,8 +176,14 @@ describe('discover: filters', () => {
 
   it('applies exclude globs to files and directories', () => {
     tree(tmp, {
-      'src/a.ts': '', 'src/a.test.ts': '', 'src/deep/b.spec.ts': '', 'fixtures/f.ts': '', 'src/fixtures/g.ts': '',
-      'legacy/old.ts': '', 'src/legacy/keep.ts': '', 'gen/x.ts': '',
+      'src/a.ts': '',
+      'src/a.test.ts': '',
+      'src/deep/b.spec.ts': '',
+      'fixtures/f.ts': '',
+      'src/fixtures/g.ts': '',
+      'legacy/old.ts': '',
+      'src/legacy/keep.ts': '',
+      'gen/x.ts': '',
     });
     expect(rels({ exclude: ['*.test.ts', '**/*.spec.ts', 'fixtures', '/legacy', './gen/'] })).toEqual(['src/a.ts', 'src/legacy/keep.ts']);
     expect(rels({ exclude: ['src/**'] })).toEqual(['fixtures/f.ts', 'gen/x.ts', 'legacy/old.ts']);
@@ -175,10 +209,19 @@ describe('discover: .gitignore', () => {
   it('honours root and nested .gitignore files with negation', () => {
     tree(tmp, {
       '.gitignore': '# generated\n*.gen.ts\n!keep.gen.ts\nsecret/\n/top-only.ts\n',
-      'a.ts': '', 'a.gen.ts': '', 'keep.gen.ts': '', 'top-only.ts': '', 'secret/s.ts': '',
-      'pkg/top-only.ts': '', 'pkg/b.gen.ts': '', 'pkg/c.ts': '', 'pkg/tmp.ts': '', 'pkg/secret/s.ts': '',
+      'a.ts': '',
+      'a.gen.ts': '',
+      'keep.gen.ts': '',
+      'top-only.ts': '',
+      'secret/s.ts': '',
+      'pkg/top-only.ts': '',
+      'pkg/b.gen.ts': '',
+      'pkg/c.ts': '',
+      'pkg/tmp.ts': '',
+      'pkg/secret/s.ts': '',
       'pkg/.gitignore': 'tmp.ts\n!b.gen.ts\n',
-      'pkg/sub/tmp.ts': '', 'pkg/sub/d.gen.ts': '',
+      'pkg/sub/tmp.ts': '',
+      'pkg/sub/d.gen.ts': '',
     });
     expect(rels()).toEqual(['a.ts', 'keep.gen.ts', 'pkg/b.gen.ts', 'pkg/c.ts', 'pkg/top-only.ts']);
   });
@@ -208,11 +251,18 @@ describe('discover: .gitignore', () => {
     tree(tmp, {
       '.git/info/exclude': 'local-*.ts\n',
       '.gitignore': 'generated/\n*.tmp.ts\n',
-      'packages/app/src/a.ts': '', 'packages/app/src/local-notes.ts': '', 'packages/app/src/x.tmp.ts': '',
+      'packages/app/src/a.ts': '',
+      'packages/app/src/local-notes.ts': '',
+      'packages/app/src/x.tmp.ts': '',
       'packages/app/generated/g.ts': '',
     });
     expect(rels({ paths: ['packages/app'] })).toEqual(['src/a.ts']);
-    expect(rels({ paths: ['packages/app'], gitignore: false })).toEqual(['generated/g.ts', 'src/a.ts', 'src/local-notes.ts', 'src/x.tmp.ts']);
+    expect(rels({ paths: ['packages/app'], gitignore: false })).toEqual([
+      'generated/g.ts',
+      'src/a.ts',
+      'src/local-notes.ts',
+      'src/x.tmp.ts',
+    ]);
   });
 
   it('does not read .gitignore files above the root when there is no work tree', () => {
@@ -224,7 +274,8 @@ describe('discover: .gitignore', () => {
     tree(tmp, {
       '.git/HEAD': 'ref: refs/heads/main\n',
       '.gitignore': 'vendor/\n',
-      'vendor/lib/a.ts': '', 'vendor/lib/b.ts': '',
+      'vendor/lib/a.ts': '',
+      'vendor/lib/b.ts': '',
       'vendor/lib/.gitignore': 'b.ts\n',
     });
     expect(rels()).toEqual([]);

@@ -85,14 +85,24 @@ describe('apply --target 2025-11-25, end to end', () => {
 
       const evil = await fetch(endpoint, {
         method: 'POST',
-        headers: { ...headers, origin: 'http://evil.example', 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        headers: {
+          ...headers,
+          origin: 'http://evil.example',
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
         body: JSON.stringify(init),
       });
       expect(evil.status).toBe(403);
       await evil.text();
       const local = await fetch(endpoint, {
         method: 'POST',
-        headers: { ...headers, origin: `http://localhost:${server.port}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        headers: {
+          ...headers,
+          origin: `http://localhost:${server.port}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
         body: JSON.stringify(init),
       });
       expect(local.status).toBe(200);
@@ -107,4 +117,3 @@ describe('apply --target 2025-11-25, end to end', () => {
     });
   }
 });
-

@@ -52,7 +52,9 @@ describe('apply --unsafe: session state becomes explicit handles', () => {
     // A new connection: every request reaches a fresh server instance; only the handle carries the state.
     const second = await connect(url);
     expect(text(await second.callTool({ name: 'view_cart', arguments: { session_handle: handle } }))).toContain('2 × apple');
-    expect(text(await second.callTool({ name: 'add_note', arguments: { note: 'leave at door', session_handle: handle } }))).toContain('Notes: ring twice | leave at door');
+    expect(text(await second.callTool({ name: 'add_note', arguments: { note: 'leave at door', session_handle: handle } }))).toContain(
+      'Notes: ring twice | leave at door',
+    );
 
     const otherHandle = text(await second.callTool({ name: 'open_session', arguments: {} }));
     expect(otherHandle).not.toBe(handle);

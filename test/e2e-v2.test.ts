@@ -21,10 +21,14 @@ const names = fixtureNames((m) => (m.autoMigratable || m.family === 'F') && m.le
 /** POST with headers fetch() will not send (Host), over node:http. */
 function postStatus(url: URL, headers: Record<string, string>, body: unknown): Promise<number> {
   return new Promise((resolve, reject) => {
-    const request = http.request(url, { method: 'POST', headers: { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream' } }, (response) => {
-      response.resume();
-      response.on('end', () => resolve(response.statusCode ?? 0));
-    });
+    const request = http.request(
+      url,
+      { method: 'POST', headers: { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream' } },
+      (response) => {
+        response.resume();
+        response.on('end', () => resolve(response.statusCode ?? 0));
+      },
+    );
     request.on('error', reject);
     request.end(JSON.stringify(body));
   });
@@ -52,7 +56,10 @@ describe('apply --target 2026-07-28, end to end', () => {
       const zodBefore = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')).dependencies?.zod as string | undefined;
       const result = apply({ paths: [dir], cwd: dir, allowDirty: true, target: '2026-07-28', unsafe: stateful });
       expect(result.problems).toEqual([]);
-      expect(result.findings.filter((f) => f.severity === 'error'), 'no error finding or marker left').toEqual([]);
+      expect(
+        result.findings.filter((f) => f.severity === 'error'),
+        'no error finding or marker left',
+      ).toEqual([]);
       const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
       const deps = { ...pkg.dependencies, ...pkg.devDependencies };
       expect(deps['@modelcontextprotocol/server']).toMatch(/^\^2\./);
@@ -60,7 +67,8 @@ describe('apply --target 2026-07-28, end to end', () => {
       // Every v2 package the migrated code imports (createMcp*App, toNodeHandler, …) is a declared dependency.
       const imported = new Set<string>();
       for (const file of sourceFiles(path.join(dir, 'src'))) {
-        for (const match of fs.readFileSync(file, 'utf8').matchAll(/(?:from\s*|require\(\s*)['"](@modelcontextprotocol\/[\w-]+)/g)) imported.add(match[1]);
+        for (const match of fs.readFileSync(file, 'utf8').matchAll(/(?:from\s*|require\(\s*)['"](@modelcontextprotocol\/[\w-]+)/g))
+          imported.add(match[1]);
       }
       expect(imported.size).toBeGreaterThan(0);
       for (const name of imported) expect(deps[name], `${name} is imported, so package.json lists it`).toMatch(/^\^2\./);
@@ -95,12 +103,30 @@ describe('apply --target 2026-07-28, end to end', () => {
         expect(response.headers.get('mcp-session-id')).toBeNull();
         await response.text();
       }
-      const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'probe', version: '1' } } };
-      const post = await fetch(endpoint, { method: 'POST', headers: { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify(init) });
+      const init = {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'probe', version: '1' } },
+      };
+      const post = await fetch(endpoint, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify(init),
+      });
       expect(post.status).toBe(200);
       expect(post.headers.get('mcp-session-id')).toBeNull();
       await post.text();
-      const evil = await fetch(endpoint, { method: 'POST', headers: { ...headers, origin: 'http://evil.example', 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify(init) });
+      const evil = await fetch(endpoint, {
+        method: 'POST',
+        headers: {
+          ...headers,
+          origin: 'http://evil.example',
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify(init),
+      });
       expect(evil.status).toBe(403);
       await evil.text();
       // DNS rebinding: a server bound to loopback also refuses a foreign Host; one bound to every interface may be
@@ -122,7 +148,9 @@ describe('apply --target 2026-07-28, end to end', () => {
       const { dir, manifest } = await prepareFixture(name);
       const result = apply({ paths: [dir], cwd: dir, allowDirty: true, target: '2026-07-28', legacy: 'reject' });
       expect(result.problems).toEqual([]);
-      const sources = sourceFiles(path.join(dir, 'src')).map((file) => fs.readFileSync(file, 'utf8')).join('\n');
+      const sources = sourceFiles(path.join(dir, 'src'))
+        .map((file) => fs.readFileSync(file, 'utf8'))
+        .join('\n');
       expect(sources).toContain("legacy: 'reject'");
       await compileFixture(dir);
       const server = await bootFixture(dir, manifest);
@@ -134,8 +162,17 @@ describe('apply --target 2026-07-28, end to end', () => {
       expect((await modern.listTools()).tools.map((t) => t.name)).toContain(manifest.tool!.name);
       await modern.close();
 
-      const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'probe', version: '1' } } };
-      const refused = await fetch(endpoint, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify(init) });
+      const init = {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'probe', version: '1' } },
+      };
+      const refused = await fetch(endpoint, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify(init),
+      });
       expect(refused.status).toBe(400);
       expect(((await refused.json()) as { error: { code: number } }).error.code).toBe(-32022);
       await expect(new V1Client({ name: 'e2e-2025', version: '1.0.0' }).connect(new V1Transport(endpoint))).rejects.toThrow();

@@ -40,7 +40,10 @@ describe('suppressions and markers', () => {
 
   it('a file-level suppression silences every finding of its rule in the file', () => {
     const dir = workspace('suppress-file');
-    fs.writeFileSync(path.join(dir, 'server.ts'), `// mcp-migrate-ignore-file origin-validation -- behind a gateway that checks Origin\n${LEGACY}`);
+    fs.writeFileSync(
+      path.join(dir, 'server.ts'),
+      `// mcp-migrate-ignore-file origin-validation -- behind a gateway that checks Origin\n${LEGACY}`,
+    );
     const result = check({ paths: [dir], cwd: dir });
     expect(result.findings.filter((f) => f.ruleId === 'origin-validation')).toEqual([]);
     expect(result.suppressions.find((s) => s.ruleId === 'origin-validation')?.used).toBeGreaterThan(0);
@@ -48,7 +51,10 @@ describe('suppressions and markers', () => {
 
   it('a marker left by apply is an error finding, so check keeps failing until a human removes it', () => {
     const dir = workspace('marker');
-    fs.writeFileSync(path.join(dir, 'server.ts'), `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';\n/* mcp-migrate: session-state: give the tools an explicit handle */\nexport const s = new McpServer({ name: 'm', version: '1' });\n`);
+    fs.writeFileSync(
+      path.join(dir, 'server.ts'),
+      `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';\n/* mcp-migrate: session-state: give the tools an explicit handle */\nexport const s = new McpServer({ name: 'm', version: '1' });\n`,
+    );
     const result = check({ paths: [dir], cwd: dir });
     const marker = result.findings.find((f) => f.ruleId === 'session-state');
     expect(marker).toMatchObject({ severity: 'error', fix: 'manual', line: 2 });
@@ -62,10 +68,14 @@ describe('outputs that do not parse are never written', () => {
     fs.cpSync(path.join(FIXTURES_DIR, 'a-express-shared-server'), dir, { recursive: true });
     const file = path.join(dir, 'src', 'index.ts');
     const before = fs.readFileSync(file);
-    const run = spawnSync(process.execPath, [path.join(REPO_ROOT, 'bin', 'mcp-migrate.js'), 'apply', dir, '--allow-dirty', '--format', 'json'], {
-      encoding: 'utf8',
-      env: { ...process.env, MCP_MIGRATE_FAULT_OUTPUT: 'src/index.ts' },
-    });
+    const run = spawnSync(
+      process.execPath,
+      [path.join(REPO_ROOT, 'bin', 'mcp-migrate.js'), 'apply', dir, '--allow-dirty', '--format', 'json'],
+      {
+        encoding: 'utf8',
+        env: { ...process.env, MCP_MIGRATE_FAULT_OUTPUT: 'src/index.ts' },
+      },
+    );
     expect(run.status).toBe(2);
     const report = JSON.parse(run.stdout);
     expect(report.problems).toEqual([expect.objectContaining({ file: 'src/index.ts', kind: 'invalid-output' })]);

@@ -46,31 +46,39 @@ describe('fuzz', () => {
     expect(new Set(Array.from({ length: 100 }, (_, i) => mutantSeed(SEED, i))).size).toBe(100);
   });
 
-  for (const { target, count: COUNT } of RUNS) it(`${COUNT} mutants (seed ${SEED}, target ${target}): no crash, no broken output, idempotent, no auto-fixable transport finding left`, () => {
-    const started = performance.now();
-    const run = spawnSync(process.execPath, ['dist/src/testing/fuzz-cli.js', '--count', String(COUNT), '--seed', String(SEED), '--target', target, '--jobs', '2', '--json'], {
-      cwd: REPO_ROOT,
-      encoding: 'utf8',
-      maxBuffer: 64 * 1024 * 1024,
-      timeout: 300_000,
+  for (const { target, count: COUNT } of RUNS)
+    it(`${COUNT} mutants (seed ${SEED}, target ${target}): no crash, no broken output, idempotent, no auto-fixable transport finding left`, () => {
+      const started = performance.now();
+      const run = spawnSync(
+        process.execPath,
+        ['dist/src/testing/fuzz-cli.js', '--count', String(COUNT), '--seed', String(SEED), '--target', target, '--jobs', '2', '--json'],
+        {
+          cwd: REPO_ROOT,
+          encoding: 'utf8',
+          maxBuffer: 64 * 1024 * 1024,
+          timeout: 300_000,
+        },
+      );
+      expect(run.stdout.trim().startsWith('{'), `fuzz output (exit ${run.status}): ${run.stderr}${run.stdout.slice(0, 2000)}`).toBe(true);
+      const summary = JSON.parse(run.stdout) as FuzzSummary;
+      process.stdout.write(`${formatSummary(summary)}  (wall time in the test: ${((performance.now() - started) / 1000).toFixed(1)}s)\n`);
+
+      expect(summary.mutants).toBe(COUNT);
+      expect(summary.changed, 'most mutants still get migrated').toBeGreaterThan(COUNT / 3);
+      const show = (kind: string) =>
+        summary.failures
+          .filter((f) => f.kind === kind)
+          .map((f) => `${f.id} ${f.server}/${f.file}: ${f.detail} [${f.operations.join('; ')}]`);
+      expect(show('crash'), 'crashes').toEqual([]);
+      expect(show('broken-output'), 'broken outputs').toEqual([]);
+
+      const unexpected = summary.failures
+        .filter((f) => (f.kind === 'idempotence' || f.kind === 'leftover') && !KNOWN_FAILURES[f.id]?.kinds.includes(f.kind))
+        .map((f) => `${f.kind} ${f.id} ${f.server}/${f.file}: ${f.detail} [${f.operations.join('; ')}]`);
+      expect(unexpected, 'new idempotence failures or leftovers').toEqual([]);
+      const fixed = Object.entries(KNOWN_FAILURES).flatMap(([id, known]) =>
+        known.kinds.filter((kind) => !summary.failures.some((f) => f.id === id && f.kind === kind)).map((kind) => `${id} ${kind}`),
+      );
+      expect(fixed, 'these known failures are fixed: remove them from KNOWN_FAILURES').toEqual([]);
     });
-    expect(run.stdout.trim().startsWith('{'), `fuzz output (exit ${run.status}): ${run.stderr}${run.stdout.slice(0, 2000)}`).toBe(true);
-    const summary = JSON.parse(run.stdout) as FuzzSummary;
-    process.stdout.write(`${formatSummary(summary)}  (wall time in the test: ${((performance.now() - started) / 1000).toFixed(1)}s)\n`);
-
-    expect(summary.mutants).toBe(COUNT);
-    expect(summary.changed, 'most mutants still get migrated').toBeGreaterThan(COUNT / 3);
-    const show = (kind: string) => summary.failures.filter((f) => f.kind === kind).map((f) => `${f.id} ${f.server}/${f.file}: ${f.detail} [${f.operations.join('; ')}]`);
-    expect(show('crash'), 'crashes').toEqual([]);
-    expect(show('broken-output'), 'broken outputs').toEqual([]);
-
-    const unexpected = summary.failures
-      .filter((f) => (f.kind === 'idempotence' || f.kind === 'leftover') && !KNOWN_FAILURES[f.id]?.kinds.includes(f.kind))
-      .map((f) => `${f.kind} ${f.id} ${f.server}/${f.file}: ${f.detail} [${f.operations.join('; ')}]`);
-    expect(unexpected, 'new idempotence failures or leftovers').toEqual([]);
-    const fixed = Object.entries(KNOWN_FAILURES).flatMap(([id, known]) =>
-      known.kinds.filter((kind) => !summary.failures.some((f) => f.id === id && f.kind === kind)).map((kind) => `${id} ${kind}`),
-    );
-    expect(fixed, 'these known failures are fixed: remove them from KNOWN_FAILURES').toEqual([]);
-  });
 });

@@ -13,7 +13,14 @@ import { EXPECTED_TARGET, expectedMigration, type ExpectedFile } from '../src/te
 import { FIXTURES_DIR, REPO_ROOT } from './helpers/server-process';
 
 const WORK = path.join(REPO_ROOT, '.tmp', 'interrupt');
-const SERVERS = ['a-express-shared-server', 'a-router-split', 'b-express-stateful', 'b-router-mounted', 'c-auth-middleware', 'b-plain-js-esm'];
+const SERVERS = [
+  'a-express-shared-server',
+  'a-router-split',
+  'b-express-stateful',
+  'b-router-mounted',
+  'c-auth-middleware',
+  'b-plain-js-esm',
+];
 const COPIES = 3;
 const WRITE_DELAY_MS = 250;
 const TEMP = /\.mcp-migrate-\d+-[0-9a-z]+\.tmp$/;
@@ -120,10 +127,30 @@ interface Moment {
 }
 
 const moments: Moment[] = [
-  { name: 'SIGINT during the scan (nothing written yet)', signal: 'SIGINT', midway: false, when: async () => (await new Promise((r) => setTimeout(r, 300)), true) },
-  { name: 'SIGTERM while the first temp file exists (after it is complete, before the rename)', signal: 'SIGTERM', midway: false, when: (dir, child) => waitFor(child, () => tempFiles(dir).length > 0) },
-  { name: 'SIGINT after a third of the files are written', signal: 'SIGINT', midway: true, when: (dir, child) => waitFor(child, () => changedCount(dir) >= 6) },
-  { name: 'SIGKILL after two thirds of the files are written', signal: 'SIGKILL', midway: true, when: (dir, child) => waitFor(child, () => changedCount(dir) >= 12) },
+  {
+    name: 'SIGINT during the scan (nothing written yet)',
+    signal: 'SIGINT',
+    midway: false,
+    when: async () => (await new Promise((r) => setTimeout(r, 300)), true),
+  },
+  {
+    name: 'SIGTERM while the first temp file exists (after it is complete, before the rename)',
+    signal: 'SIGTERM',
+    midway: false,
+    when: (dir, child) => waitFor(child, () => tempFiles(dir).length > 0),
+  },
+  {
+    name: 'SIGINT after a third of the files are written',
+    signal: 'SIGINT',
+    midway: true,
+    when: (dir, child) => waitFor(child, () => changedCount(dir) >= 6),
+  },
+  {
+    name: 'SIGKILL after two thirds of the files are written',
+    signal: 'SIGKILL',
+    midway: true,
+    when: (dir, child) => waitFor(child, () => changedCount(dir) >= 12),
+  },
 ];
 
 describe.concurrent('interrupting apply', () => {
@@ -152,12 +179,16 @@ describe.concurrent('interrupting apply', () => {
       // A temp file can only be left behind by a kill inside its window, and then the file it was for is still old.
       const temps = tempFiles(dir);
       for (const temp of temps) expect(after.get(targetOf(temp)), `${temp} is for a file that is still old`).toBe('old');
-      if (moment.signal === 'SIGTERM') expect(temps.length, `killed inside the temp-file window (temps at signal: ${tempsAtSignal.join(', ')})`).toBeGreaterThan(0);
+      if (moment.signal === 'SIGTERM')
+        expect(temps.length, `killed inside the temp-file window (temps at signal: ${tempsAtSignal.join(', ')})`).toBeGreaterThan(0);
 
       const second = apply({ paths: [dir], cwd: dir, allowDirty: true, target: EXPECTED_TARGET });
       expect(second.problems).toEqual([]);
       expect(second.changes.map((c) => c.file).sort()).toEqual(changing.filter((file) => after.get(file) === 'old').sort());
-      expect([...states(dir)].filter(([, state]) => state !== 'new').map(([file]) => file), 'not migrated after the second run').toEqual([]);
+      expect(
+        [...states(dir)].filter(([, state]) => state !== 'new').map(([file]) => file),
+        'not migrated after the second run',
+      ).toEqual([]);
       expect(tempFiles(dir), 'temp files of the killed run are removed').toEqual([]);
       const third = apply({ paths: [dir], cwd: dir, allowDirty: true, target: EXPECTED_TARGET });
       expect(third.changes).toEqual([]);

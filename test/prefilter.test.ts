@@ -4,10 +4,33 @@ import { MCP_MARKERS, mayContainMcpCode } from '../src/engine/prefilter';
 describe('mayContainMcpCode', () => {
   it('lists the documented markers', () => {
     expect(MCP_MARKERS).toEqual([
-      '@modelcontextprotocol', 'SSEServerTransport', 'SSEClientTransport', 'StreamableHTTP', 'handlePostMessage',
-      'handleRequest', 'sessionIdGenerator', 'mcp-session-id', 'last-event-id', 'text/event-stream', 'event: endpoint',
-      'eventStore', 'McpAgent', 'fastmcp', 'mcp-framework', 'transportType', 'McpServer', '.listen(', 'Bun.serve', 'serve({',
-      'registerTool', 'sessionId', 'headers.origin', "headers['origin']", 'headers["origin"]', "('origin')", '("origin")',
+      '@modelcontextprotocol',
+      'SSEServerTransport',
+      'SSEClientTransport',
+      'StreamableHTTP',
+      'handlePostMessage',
+      'handleRequest',
+      'sessionIdGenerator',
+      'mcp-session-id',
+      'last-event-id',
+      'text/event-stream',
+      'event: endpoint',
+      'eventStore',
+      'McpAgent',
+      'fastmcp',
+      'mcp-framework',
+      'transportType',
+      'McpServer',
+      '.listen(',
+      'Bun.serve',
+      'serve({',
+      'registerTool',
+      'sessionId',
+      'headers.origin',
+      "headers['origin']",
+      'headers["origin"]',
+      "('origin')",
+      '("origin")',
       'OriginValidation',
     ]);
     expect(Object.isFrozen(MCP_MARKERS)).toBe(true);
@@ -40,7 +63,9 @@ describe('mayContainMcpCode', () => {
   it('rejects files without any marker', () => {
     expect(mayContainMcpCode('')).toBe(false);
     expect(mayContainMcpCode('export function add(a: number, b: number) { return a + b; }\n')).toBe(false);
-    expect(mayContainMcpCode("import express from 'express';\nconst app = express();\napp.get('/', (req, res) => res.send('ok'));\n")).toBe(false);
+    expect(mayContainMcpCode("import express from 'express';\nconst app = express();\napp.get('/', (req, res) => res.send('ok'));\n")).toBe(
+      false,
+    );
     // Special characters in markers are literal: `.listen(` needs the dot and the parenthesis.
     expect(mayContainMcpCode('listen to the server')).toBe(false);
     expect(mayContainMcpCode('xlisten(3000)')).toBe(false);

@@ -76,7 +76,9 @@ describe('readSource', () => {
   it('reports invalid UTF-8', () => {
     const result = readSource(file('latin1.ts', Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a])));
     expect(result).toEqual({ problem: { kind: 'encoding', message: 'not valid UTF-8' } });
-    expect(readSource(file('truncated.ts', Buffer.from([0x61, 0xe2, 0x82])))).toEqual({ problem: { kind: 'encoding', message: 'not valid UTF-8' } });
+    expect(readSource(file('truncated.ts', Buffer.from([0x61, 0xe2, 0x82])))).toEqual({
+      problem: { kind: 'encoding', message: 'not valid UTF-8' },
+    });
   });
 
   it('skips a file over the limit without reading it', () => {

@@ -114,7 +114,7 @@ const SERVER_DIFF = [
   '@@ -10,4 +10,4 @@',
   " import express from 'express';",
   '--- a comment that starts with dashes',
-  '-const t = new SSEServerTransport(\'/messages\', res);',
+  "-const t = new SSEServerTransport('/messages', res);",
   '+const t = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });',
   ' app.listen(3000);',
   '',
@@ -291,16 +291,12 @@ describe('text', () => {
 
     const applied = renderReport(makeApply(false), 'text', OPTIONS);
     expect(applied).toContain('Changed files:\n');
-    expect(applied.trimEnd().split('\n').pop()).toBe(
-      'Applied: 2 files changed (target: stateless Streamable HTTP); 2 items need a human.',
-    );
+    expect(applied.trimEnd().split('\n').pop()).toBe('Applied: 2 files changed (target: stateless Streamable HTTP); 2 items need a human.');
   });
 
   it('says clearly when there is nothing at all', () => {
     const out = renderReport(emptyCheck(), 'text', OPTIONS);
-    expect(out).toBe(
-      `${NOTHING_TO_MIGRATE}\n\n3 files scanned, 3 parsed, 0 with findings; findings: none (in 5ms)\n`,
-    );
+    expect(out).toBe(`${NOTHING_TO_MIGRATE}\n\n3 files scanned, 3 parsed, 0 with findings; findings: none (in 5ms)\n`);
     expect(NOTHING_TO_MIGRATE).toBe('No deprecated MCP transport constructs found — nothing to migrate.');
     const apply: ApplyResult = { ...emptyCheck(), dryRun: false, target: 't', changes: [], manual: [], endpoints: [] };
     const applied = renderReport(apply, 'text', OPTIONS);
@@ -336,7 +332,17 @@ describe('json', () => {
     expect(report.findings).toHaveLength(5);
     const withAll = report.findings[2];
     expect(Object.keys(withAll)).toEqual([
-      'ruleId', 'severity', 'file', 'line', 'column', 'endLine', 'endColumn', 'message', 'fix', 'hint', 'related',
+      'ruleId',
+      'severity',
+      'file',
+      'line',
+      'column',
+      'endLine',
+      'endColumn',
+      'message',
+      'fix',
+      'hint',
+      'related',
     ]);
     expect(withAll).toEqual({
       ruleId: 'legacy-sse-transport',
@@ -356,15 +362,30 @@ describe('json', () => {
     });
     // optional fields are absent, not null
     expect(Object.keys(report.findings[0])).toEqual([
-      'ruleId', 'severity', 'file', 'line', 'column', 'endLine', 'endColumn', 'message', 'fix',
+      'ruleId',
+      'severity',
+      'file',
+      'line',
+      'column',
+      'endLine',
+      'endColumn',
+      'message',
+      'fix',
     ]);
     expect(report.findings.map((f: Finding) => f.message)).toContain(PIPE_MESSAGE);
 
     expect(report.suppressions).toEqual([
       { kind: 'file', ruleId: 'last-event-id', file: 'src/alpha.ts', line: 1, column: 1, endLine: 1, endColumn: 5, used: 0 },
       {
-        kind: 'next-line', ruleId: 'legacy-sse-transport', file: 'src/legacy.ts', line: 4, column: 1, endLine: 4, endColumn: 5,
-        reason: 'old clients | v1', used: 2,
+        kind: 'next-line',
+        ruleId: 'legacy-sse-transport',
+        file: 'src/legacy.ts',
+        line: 4,
+        column: 1,
+        endLine: 4,
+        endColumn: 5,
+        reason: 'old clients | v1',
+        used: 2,
       },
     ]);
     expect(report.problems).toEqual([
@@ -385,8 +406,18 @@ describe('json', () => {
   it('adds dryRun, target, changes (with diffs), manual and endpoints for apply', () => {
     const report = JSON.parse(renderReport(makeApply(true), 'json', OPTIONS));
     expect(Object.keys(report)).toEqual([
-      'version', 'tool', 'root', 'findings', 'suppressions', 'problems', 'summary',
-      'dryRun', 'target', 'changes', 'manual', 'endpoints',
+      'version',
+      'tool',
+      'root',
+      'findings',
+      'suppressions',
+      'problems',
+      'summary',
+      'dryRun',
+      'target',
+      'changes',
+      'manual',
+      'endpoints',
     ]);
     expect(report.dryRun).toBe(true);
     expect(report.target).toBe('stateless Streamable HTTP');
@@ -404,7 +435,11 @@ describe('json', () => {
 
 describe('markdown', () => {
   /** Splits a table row on pipes that are not escaped. */
-  const cells = (row: string): string[] => row.split(/(?<!\\)\|/).slice(1, -1).map((c) => c.trim());
+  const cells = (row: string): string[] =>
+    row
+      .split(/(?<!\\)\|/)
+      .slice(1, -1)
+      .map((c) => c.trim());
 
   it('escapes inline text and builds code spans that survive backticks and pipes', () => {
     expect(escapeMarkdown('a | b <c> `d` *e* _f_ [g] 100% $x\nnext')).toBe(
@@ -695,12 +730,7 @@ describe('sarif (structure; schema validation is in sarif-schema.test.ts)', () =
     const log = JSON.parse(renderReport(makeApply(), 'sarif', OPTIONS));
     const run = log.runs[0];
     const rules = run.tool.driver.rules;
-    expect(rules.map((r: { id: string }) => r.id)).toEqual([
-      'last-event-id',
-      'legacy-sse-transport',
-      'origin-validation',
-      'session-id',
-    ]);
+    expect(rules.map((r: { id: string }) => r.id)).toEqual(['last-event-id', 'legacy-sse-transport', 'origin-validation', 'session-id']);
     const sse = rules[1];
     expect(sse).toEqual({
       id: 'legacy-sse-transport',

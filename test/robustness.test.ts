@@ -167,7 +167,10 @@ const badCases: BadCase[] = [
   },
   {
     name: 'a binary file with a source extension',
-    make: (dir) => (put(dir, 'bad/blob.ts', Buffer.concat([Buffer.from('McpServer'), Buffer.from([0, 1, 2, 255, 254]), randomBytes(2048)])), 'bad/blob.ts'),
+    make: (dir) => (
+      put(dir, 'bad/blob.ts', Buffer.concat([Buffer.from('McpServer'), Buffer.from([0, 1, 2, 255, 254]), randomBytes(2048)])),
+      'bad/blob.ts'
+    ),
     kind: 'binary',
     message: /^binary file \(NUL byte at offset 9\); skipped$/,
     exit: 0,
@@ -181,28 +184,44 @@ const badCases: BadCase[] = [
   },
   {
     name: 'a UTF-16 file (with its BOM)',
-    make: (dir) => (put(dir, 'bad/utf16.ts', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(MCP_IMPORT, 'utf16le')])), 'bad/utf16.ts'),
+    make: (dir) => (
+      put(dir, 'bad/utf16.ts', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(MCP_IMPORT, 'utf16le')])),
+      'bad/utf16.ts'
+    ),
     kind: 'binary',
     message: /^binary file \(NUL byte at offset \d+\); skipped$/,
     exit: 0,
   },
   {
     name: 'a file over the documented 1 MB limit',
-    make: (dir) => (put(dir, 'bad/huge.ts', `${MCP_IMPORT}${'// padding padding padding padding padding padding padding padding\n'.repeat(16_000)}`), 'bad/huge.ts'),
+    make: (dir) => (
+      put(dir, 'bad/huge.ts', `${MCP_IMPORT}${'// padding padding padding padding padding padding padding padding\n'.repeat(16_000)}`),
+      'bad/huge.ts'
+    ),
     kind: 'too-large',
     message: /^file is 1(\.\d)? MB, over the 1 MB limit; skipped \(raise with --max-file-size\)$/,
     exit: 0,
   },
   {
     name: '300 nested blocks in a legacy server: over the documented depth limit (256), skipped with a notice',
-    make: (dir) => (put(dir, 'bad/deep.ts', `${legacyServer()}\nexport function deep(): void {\n${'{'.repeat(300)}console.log(1);${'}'.repeat(300)}\n}\n`), 'bad/deep.ts'),
+    make: (dir) => (
+      put(
+        dir,
+        'bad/deep.ts',
+        `${legacyServer()}\nexport function deep(): void {\n${'{'.repeat(300)}console.log(1);${'}'.repeat(300)}\n}\n`,
+      ),
+      'bad/deep.ts'
+    ),
     kind: 'parse',
     message: /^too deeply nested: 306 levels, over the limit of 256; skipped$/,
     exit: 0,
   },
   {
     name: '10,000 nested parentheses: the parser would overflow; reported, the run goes on',
-    make: (dir) => (put(dir, 'bad/parens.ts', `${MCP_IMPORT}export const p = ${'('.repeat(10_000)}1${')'.repeat(10_000)};\n`), 'bad/parens.ts'),
+    make: (dir) => (
+      put(dir, 'bad/parens.ts', `${MCP_IMPORT}export const p = ${'('.repeat(10_000)}1${')'.repeat(10_000)};\n`),
+      'bad/parens.ts'
+    ),
     kind: 'parse',
     message: TOO_DEEP,
     exit: 0,
@@ -255,7 +274,8 @@ const badCases: BadCase[] = [
 
 function snapshotBytes(abs: string): Buffer | string {
   const stat = fs.lstatSync(abs);
-  if (stat.isSymbolicLink()) return `-> ${fs.readlinkSync(abs)} ${fs.existsSync(abs) && fs.statSync(abs).isFile() ? fs.readFileSync(abs).toString('base64') : ''}`;
+  if (stat.isSymbolicLink())
+    return `-> ${fs.readlinkSync(abs)} ${fs.existsSync(abs) && fs.statSync(abs).isFile() ? fs.readFileSync(abs).toString('base64') : ''}`;
   return fs.readFileSync(abs);
 }
 
@@ -271,7 +291,10 @@ describe.concurrent('bad input: reported with its file and reason, the other fil
       expect(problem, JSON.stringify(problems)).toBeDefined();
       expect(problem!.kind).toBe(bad.kind);
       expect(problem!.message).toMatch(bad.message);
-      expect(problems.filter((p) => p.file !== relPath), 'no other problem').toEqual([]);
+      expect(
+        problems.filter((p) => p.file !== relPath),
+        'no other problem',
+      ).toEqual([]);
       expectGoodMigrated(dir, run);
       if (bad.unchanged !== false) expect(snapshotBytes(path.join(dir, relPath))).toEqual(before);
       expect(run.report!.changes.map((c) => c.file)).not.toContain(relPath);
@@ -317,7 +340,10 @@ describe.concurrent('bad input: reported with its file and reason, the other fil
     const dir = workspace('deep-240', false);
     fs.cpSync(path.join(FIXTURES_DIR, GOOD_FIXTURE), path.join(dir, 'blocks'), { recursive: true });
     fs.cpSync(path.join(FIXTURES_DIR, GOOD_FIXTURE), path.join(dir, 'arrays'), { recursive: true });
-    fs.appendFileSync(path.join(dir, 'blocks/src/index.ts'), `\nexport function deep(): void {\n${'{'.repeat(240)}console.log(1);${'}'.repeat(240)}\n}\n`);
+    fs.appendFileSync(
+      path.join(dir, 'blocks/src/index.ts'),
+      `\nexport function deep(): void {\n${'{'.repeat(240)}console.log(1);${'}'.repeat(240)}\n}\n`,
+    );
     fs.appendFileSync(path.join(dir, 'arrays/src/index.ts'), `\nexport const deep = ${'['.repeat(240)}${']'.repeat(240)};\n`);
     const run = await cli(['apply', dir, '--allow-dirty']);
     expect(problemsOf(run)).toEqual([]);
@@ -327,7 +353,10 @@ describe.concurrent('bad input: reported with its file and reason, the other fil
 
   it('a transform that overflows the stack (called without the depth limit of scan) is a transform problem, not a crash', () => {
     const text = `${legacyServer()}\nexport const deep = ${'['.repeat(600)}${']'.repeat(600)};\n`;
-    const migration = migrateSources([{ absPath: path.join(WORK, 'in-memory', 'src', 'index.ts'), relPath: 'src/index.ts', text }], { endpoint: '/mcp', target: EXPECTED_TARGET });
+    const migration = migrateSources([{ absPath: path.join(WORK, 'in-memory', 'src', 'index.ts'), relPath: 'src/index.ts', text }], {
+      endpoint: '/mcp',
+      target: EXPECTED_TARGET,
+    });
     expect(migration.problems).toHaveLength(1);
     expect(migration.problems[0]).toMatchObject({ file: 'src/index.ts', kind: 'transform' });
     expect(migration.problems[0].message).toMatch(/Maximum call stack size exceeded; file left unchanged$/);
@@ -336,7 +365,11 @@ describe.concurrent('bad input: reported with its file and reason, the other fil
 
   it('a file over the limit is scanned when --max-file-size allows it', async () => {
     const dir = workspace('huge-allowed', false);
-    put(dir, 'huge.ts', `${MCP_IMPORT}${'// padding padding padding padding padding padding padding padding\n'.repeat(16_000)}export const s = new McpServer({ name: 'x', version: '1' });\n`);
+    put(
+      dir,
+      'huge.ts',
+      `${MCP_IMPORT}${'// padding padding padding padding padding padding padding padding\n'.repeat(16_000)}export const s = new McpServer({ name: 'x', version: '1' });\n`,
+    );
     const run = await cli(['check', dir, '--max-file-size', '2000000']);
     expect(run.report!.problems).toEqual([]);
     expect(run.report!.summary.filesParsed).toBe(1);
@@ -419,7 +452,9 @@ describe.concurrent('encodings and layout are kept by apply', () => {
     const after = fs.readFileSync(file, 'utf8');
     for (const line of tabbed) expect(after.split('\n')).toContain(line);
     // Everything else is exactly the normal migration.
-    const normalised = after.replace(/^\t\{ id: /gm, '  { id: ').replace('if (process.env.MCP_DEBUG) {\n\tconsole.log("debug");\n    console.log("mixed");\n}\n', '');
+    const normalised = after
+      .replace(/^\t\{ id: /gm, '  { id: ')
+      .replace('if (process.env.MCP_DEBUG) {\n\tconsole.log("debug");\n    console.log("mixed");\n}\n', '');
     expect(normalised).toBe(goodMigrated);
     expect(run.status).toBe(0);
   });
@@ -563,7 +598,9 @@ describe('unreadable files and directories (skipped when running as root)', () =
     fs.chmodSync(path.join(dir, 'locked/src'), 0o555);
     locked.push(path.join(dir, 'locked/src'), path.join(dir, 'locked/src/index.ts'));
     const run = await cli(['apply', dir, '--allow-dirty']);
-    expect(problemsOf(run)).toEqual([{ file: 'locked/src/index.ts', kind: 'write', message: 'could not be written (EACCES); left unchanged' }]);
+    expect(problemsOf(run)).toEqual([
+      { file: 'locked/src/index.ts', kind: 'write', message: 'could not be written (EACCES); left unchanged' },
+    ]);
     expect(fs.readFileSync(path.join(dir, 'locked/src/index.ts'), 'utf8')).toBe(goodOriginal);
     expectGoodMigrated(dir, run);
     expect(run.status).toBe(2);
@@ -579,7 +616,9 @@ describe.concurrent('write faults', () => {
       fs.cpSync(path.join(dir, 'good'), path.join(dir, 'other'), { recursive: true });
       const expected = expectedMigration({ paths: [dir], cwd: dir });
       const run = await cli(['apply', dir, '--allow-dirty'], { MCP_MIGRATE_FAULT_WRITE: `other/src/index.ts:${code}` });
-      expect(problemsOf(run)).toEqual([{ file: 'other/src/index.ts', kind: 'write', message: `could not be written (${code}); left unchanged` }]);
+      expect(problemsOf(run)).toEqual([
+        { file: 'other/src/index.ts', kind: 'write', message: `could not be written (${code}); left unchanged` },
+      ]);
       expect(run.report!.changes.map((c) => c.file)).toEqual([GOOD_CHANGED]);
       for (const file of expected.values()) {
         const onDisk = fs.readFileSync(file.absPath, 'utf8');
@@ -587,7 +626,9 @@ describe.concurrent('write faults', () => {
       }
       expect(tempFilesUnder(dir), 'no temp file left behind').toEqual([]);
       expect(run.status).toBe(2);
-      const text = await cli(['apply', dir, '--allow-dirty', '--format', 'text'], { MCP_MIGRATE_FAULT_WRITE: `other/src/index.ts:${code}` });
+      const text = await cli(['apply', dir, '--allow-dirty', '--format', 'text'], {
+        MCP_MIGRATE_FAULT_WRITE: `other/src/index.ts:${code}`,
+      });
       expect(text.stdout).toContain(`other/src/index.ts: write: could not be written (${code}); left unchanged`);
       expect(text.status).toBe(2);
     });
@@ -626,7 +667,11 @@ describe.concurrent('a transform that throws', () => {
 
 describe.concurrent('a dirty git work tree', () => {
   const git = (dir: string, ...args: string[]) => {
-    const result = spawnSync('git', ['-C', dir, '-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'commit.gpgsign=false', ...args], { encoding: 'utf8' });
+    const result = spawnSync(
+      'git',
+      ['-C', dir, '-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'commit.gpgsign=false', ...args],
+      { encoding: 'utf8' },
+    );
     if (result.status !== 0) throw new Error(`git ${args.join(' ')}: ${result.stderr}`);
     return result.stdout;
   };
@@ -644,7 +689,11 @@ describe.concurrent('a dirty git work tree', () => {
 
     const refused = await cli(['apply', dir]);
     expect(refused.report!.problems).toEqual([
-      { file: 'other/src/index.ts', kind: 'dirty', message: 'has uncommitted changes; commit or stash them, or pass --allow-dirty (nothing was written)' },
+      {
+        file: 'other/src/index.ts',
+        kind: 'dirty',
+        message: 'has uncommitted changes; commit or stash them, or pass --allow-dirty (nothing was written)',
+      },
     ]);
     expect(refused.report!.changes).toEqual([]);
     expect(fs.readFileSync(dirtyFile, 'utf8')).toBe(dirtyText);

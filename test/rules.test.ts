@@ -12,8 +12,14 @@ describe('rule fixtures', () => {
   for (const rule of allRules) {
     const own = cases.filter((c) => c.ruleId === rule.meta.id);
     it(`${rule.meta.id} has valid and invalid fixtures`, () => {
-      expect(own.some((c) => c.valid), 'at least one valid-* case').toBe(true);
-      expect(own.some((c) => !c.valid), 'at least one invalid-* case').toBe(true);
+      expect(
+        own.some((c) => c.valid),
+        'at least one valid-* case',
+      ).toBe(true);
+      expect(
+        own.some((c) => !c.valid),
+        'at least one invalid-* case',
+      ).toBe(true);
     });
     for (const ruleCase of own) {
       it(`${rule.meta.id} / ${ruleCase.name}`, () => {

@@ -74,8 +74,14 @@ function check(): CheckResult {
     root: '/home/dev/weather server',
     findings: [
       {
-        file: 'src/server.ts', line: 12, column: 9, endLine: 14, endColumn: 2,
-        ruleId: 'legacy-sse-transport', severity: 'error', fix: 'auto',
+        file: 'src/server.ts',
+        line: 12,
+        column: 9,
+        endLine: 14,
+        endColumn: 2,
+        ruleId: 'legacy-sse-transport',
+        severity: 'error',
+        fix: 'auto',
         message: 'new SSEServerTransport(...) | <deprecated> at 100%\nsecond line',
         hint: 'Use StreamableHTTPServerTransport.',
         related: [
@@ -84,17 +90,38 @@ function check(): CheckResult {
         ],
       },
       {
-        file: 'src/my file #2 ü.ts', line: 4, column: 3, endLine: 4, endColumn: 30,
-        ruleId: 'session-id', severity: 'warning', fix: 'unsafe', message: 'sessionIdGenerator: randomUUID',
+        file: 'src/my file #2 ü.ts',
+        line: 4,
+        column: 3,
+        endLine: 4,
+        endColumn: 30,
+        ruleId: 'session-id',
+        severity: 'warning',
+        fix: 'unsafe',
+        message: 'sessionIdGenerator: randomUUID',
       },
       {
-        file: 'src/a.ts', line: 1, column: 1, endLine: 1, endColumn: 10,
-        ruleId: 'last-event-id', severity: 'info', fix: 'manual', message: 'EventStore in use',
+        file: 'src/a.ts',
+        line: 1,
+        column: 1,
+        endLine: 1,
+        endColumn: 10,
+        ruleId: 'last-event-id',
+        severity: 'info',
+        fix: 'manual',
+        message: 'EventStore in use',
       },
       {
         // a rule with no metadata passed in (the engine's own) still gets a rules[] entry
-        file: 'src/a.ts', line: 7, column: 1, endLine: 7, endColumn: 40,
-        ruleId: 'unused-suppression', severity: 'warning', fix: 'none', message: 'unused mcp-migrate-ignore',
+        file: 'src/a.ts',
+        line: 7,
+        column: 1,
+        endLine: 7,
+        endColumn: 40,
+        ruleId: 'unused-suppression',
+        severity: 'warning',
+        fix: 'none',
+        message: 'unused mcp-migrate-ignore',
       },
     ],
     suppressions: [
@@ -106,7 +133,10 @@ function check(): CheckResult {
       { file: 'src/out.ts', kind: 'write', message: 'EACCES' },
     ],
     summary: {
-      filesScanned: 8, filesParsed: 6, filesWithFindings: 3, filesSkipped: 1,
+      filesScanned: 8,
+      filesParsed: 6,
+      filesWithFindings: 3,
+      filesSkipped: 1,
       findingsByRule: { 'legacy-sse-transport': 1, 'session-id': 1, 'last-event-id': 1, 'unused-suppression': 1 },
       durationMs: 12,
     },
@@ -193,9 +223,10 @@ describe('SARIF output against the SARIF 2.1.0 JSON schema', () => {
     ];
     const log = JSON.parse(renderReport(result, 'sarif', OPTIONS));
     expect(errorsOf(log)).toEqual([]);
-    expect(log.runs[0].results.map((r: { locations: Array<{ physicalLocation: { region: unknown } }> }) => r.locations[0].physicalLocation.region)).toEqual([
-      { startLine: 5 },
-      { startLine: 9, startColumn: 10, endLine: 9 },
-    ]);
+    expect(
+      log.runs[0].results.map(
+        (r: { locations: Array<{ physicalLocation: { region: unknown } }> }) => r.locations[0].physicalLocation.region,
+      ),
+    ).toEqual([{ startLine: 5 }, { startLine: 9, startColumn: 10, endLine: 9 }]);
   });
 });

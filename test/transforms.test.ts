@@ -18,13 +18,22 @@ function run(transform: TransformModule, filePath: string, source: string): stri
   const findings = (analysis.files[0]?.findings ?? []).filter((f) => transform.rules.includes(f.ruleId));
   if (findings.length === 0) return source;
   const j = jscodeshift.withParser(parserFor(filePath));
-  const output = transform.run({ path: filePath, source }, { j, jscodeshift: j, stats: () => undefined, report: () => undefined }, { findings });
+  const output = transform.run(
+    { path: filePath, source },
+    { j, jscodeshift: j, stats: () => undefined, report: () => undefined },
+    { findings },
+  );
   return output ?? source;
 }
 
 for (const transform of transforms) {
   const dir = path.join(FIXTURES, transform.id);
-  const inputs = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => /\.input\.\w+$/.test(f)).sort() : [];
+  const inputs = fs.existsSync(dir)
+    ? fs
+        .readdirSync(dir)
+        .filter((f) => /\.input\.\w+$/.test(f))
+        .sort()
+    : [];
   describe(`transform ${transform.id}`, () => {
     it('has fixtures, including one that must not change', () => {
       expect(inputs.length).toBeGreaterThanOrEqual(2);

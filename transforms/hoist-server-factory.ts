@@ -26,12 +26,16 @@ export default function transform(file: FileInfo, api: API, options: TransformOp
     if (!declarationLocation) continue;
     const index = body.findIndex((s) => s.type === 'VariableDeclaration' && containsLocation(s, declarationLocation));
     if (index < 0) {
-      changed = addMarker(context, finding.line, 'shared-server-instance', 'build this server in a factory and create one per request') || changed;
+      changed =
+        addMarker(context, finding.line, 'shared-server-instance', 'build this server in a factory and create one per request') || changed;
       continue;
     }
     const declaration = body[index];
     const declarators = declaration.declarations as AnyNode[];
-    const name = declarators.length === 1 && (declarators[0].id as AnyNode).type === 'Identifier' ? ((declarators[0].id as AnyNode).name as string) : undefined;
+    const name =
+      declarators.length === 1 && (declarators[0].id as AnyNode).type === 'Identifier'
+        ? ((declarators[0].id as AnyNode).name as string)
+        : undefined;
     if (!name || handled.has(name)) continue;
     handled.add(name);
     const result = hoist(context, body, index, name);
@@ -62,7 +66,12 @@ function hoist(context: TransformContext, body: AnyNode[], index: number, name: 
       .forEach((path) => {
         if (blocker) return;
         const parent = path.parent?.node as AnyNode;
-        if ((parent.type === 'MemberExpression' || parent.type === 'OptionalMemberExpression') && parent.property === path.node && !parent.computed) return;
+        if (
+          (parent.type === 'MemberExpression' || parent.type === 'OptionalMemberExpression') &&
+          parent.property === path.node &&
+          !parent.computed
+        )
+          return;
         if ((parent.type === 'ObjectProperty' || parent.type === 'Property') && parent.key === path.node && !parent.shorthand) return;
         const fn = nearestFunction(path);
         if (!fn || !connects(j, fn.node as unknown as AnyNode, name)) {
@@ -81,7 +90,10 @@ function hoist(context: TransformContext, body: AnyNode[], index: number, name: 
   fnBody.unshift(...moved);
   (factoryDeclaration as AnyNode).comments = [
     ...(((body[index] as AnyNode).comments as AnyNode[] | undefined) ?? []),
-    ...((statementsOf(j, `// mcp-migrate: a fresh server per request (stateless Streamable HTTP); it was shared by every connection.\nx;`)[0].comments as AnyNode[]) ?? []),
+    ...((statementsOf(
+      j,
+      `// mcp-migrate: a fresh server per request (stateless Streamable HTTP); it was shared by every connection.\nx;`,
+    )[0].comments as AnyNode[]) ?? []),
   ];
   (body[index] as AnyNode).comments = null;
   for (const i of [...owned].reverse()) body.splice(i, 1);
@@ -106,9 +118,11 @@ function nearestFunction(path: ASTPath): ASTPath | undefined {
 }
 
 function connects(j: TransformContext['j'], fn: AnyNode, name: string): boolean {
-  return j(fn as never)
-    .find(j.CallExpression, { callee: { object: { name }, property: { name: 'connect' } } })
-    .size() > 0;
+  return (
+    j(fn as never)
+      .find(j.CallExpression, { callee: { object: { name }, property: { name: 'connect' } } })
+      .size() > 0
+  );
 }
 
 function statementExported(statement: AnyNode): boolean {
@@ -128,7 +142,13 @@ export function addMarker(context: TransformContext, line: number, ruleId: strin
   let changed = false;
   context.root
     .find(j.Statement)
-    .filter((p) => !!p.node.loc && p.node.loc.start.line <= line && p.node.loc.end.line >= line && ['Program', 'BlockStatement'].includes((p.parent?.node as AnyNode)?.type))
+    .filter(
+      (p) =>
+        !!p.node.loc &&
+        p.node.loc.start.line <= line &&
+        p.node.loc.end.line >= line &&
+        ['Program', 'BlockStatement'].includes((p.parent?.node as AnyNode)?.type),
+    )
     .at(-1)
     .forEach((p) => {
       const node = p.node as unknown as AnyNode;

@@ -37,7 +37,10 @@ export default function transform(file: FileInfo, api: API, options: TransformOp
       changed = annotateCall(context, call, text) || changed;
       continue;
     }
-    const literal = root.find(j.ObjectExpression).filter((p) => !!p.node.loc && p.node.loc.start.line === anchor.line && p.node.loc.start.column === anchor.column - 1).nodes()[0] as unknown as AnyNode | undefined;
+    const literal = root
+      .find(j.ObjectExpression)
+      .filter((p) => !!p.node.loc && p.node.loc.start.line === anchor.line && p.node.loc.start.column === anchor.column - 1)
+      .nodes()[0] as unknown as AnyNode | undefined;
     if (literal) changed = addAnnotationsProperty(context, literal, text) || changed;
   }
   return changed ? print(context) : undefined;
@@ -54,11 +57,21 @@ function isAnnotationsObject(node: AnyNode | undefined): boolean {
   if (!node || node.type !== 'ObjectExpression') return false;
   const props = node.properties as AnyNode[];
   // An annotation's values are literals; a schema's are validators (`{ title: z.string() }` is a schema).
-  return props.length > 0 && props.every((p) => (p.type === 'ObjectProperty' || p.type === 'Property') && ANNOTATION_KEYS.has(((p.key as AnyNode).name ?? (p.key as AnyNode).value) as string) && /Literal$/.test((p.value as AnyNode).type));
+  return (
+    props.length > 0 &&
+    props.every(
+      (p) =>
+        (p.type === 'ObjectProperty' || p.type === 'Property') &&
+        ANNOTATION_KEYS.has(((p.key as AnyNode).name ?? (p.key as AnyNode).value) as string) &&
+        /Literal$/.test((p.value as AnyNode).type),
+    )
+  );
 }
 
 function propertyNamed(object: AnyNode, key: string): AnyNode | undefined {
-  return (object.properties as AnyNode[]).find((p) => ((p.key as AnyNode | undefined)?.name ?? (p.key as AnyNode | undefined)?.value) === key);
+  return (object.properties as AnyNode[]).find(
+    (p) => ((p.key as AnyNode | undefined)?.name ?? (p.key as AnyNode | undefined)?.value) === key,
+  );
 }
 
 function annotateCall(context: ReturnType<typeof createContext>, call: AnyNode, hints: string): boolean {
@@ -87,7 +100,12 @@ function annotateCall(context: ReturnType<typeof createContext>, call: AnyNode, 
   return false;
 }
 
-function addAnnotationsProperty(context: ReturnType<typeof createContext>, config: AnyNode, hints: string, replace?: (text: string) => boolean): boolean {
+function addAnnotationsProperty(
+  context: ReturnType<typeof createContext>,
+  config: AnyNode,
+  hints: string,
+  replace?: (text: string) => boolean,
+): boolean {
   const annotations = propertyNamed(config, 'annotations');
   if (annotations) {
     const value = annotations.value as AnyNode;
@@ -107,4 +125,3 @@ function replaceWith(context: ReturnType<typeof createContext>, list: AnyNode[],
   list[index] = context.j.identifier(inlinePlaceholder(context, text)) as unknown as AnyNode;
   return true;
 }
-

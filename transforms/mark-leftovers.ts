@@ -16,7 +16,9 @@ export default function transform(file: FileInfo, api: API, options: TransformOp
   let changed = false;
   for (const finding of context.findings) {
     const what = finding.hint ?? 'migrate this by hand';
-    changed = addMarker(context, finding.line, finding.ruleId, `not migrated automatically (a shape mcp-migrate does not rewrite): ${what}`) || changed;
+    changed =
+      addMarker(context, finding.line, finding.ruleId, `not migrated automatically (a shape mcp-migrate does not rewrite): ${what}`) ||
+      changed;
   }
   return changed ? print(context) : undefined;
 }

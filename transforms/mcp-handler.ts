@@ -36,7 +36,8 @@ export default function transform(file: FileInfo, api: API, options: TransformOp
   for (const anchor of anchors) {
     const result = rewriteRoutes(context, anchor, handled) ?? rewriteBranch(context, anchor, handled);
     if (result === true) changed = true;
-    else if (typeof result === 'string' && result !== 'handled') changed = addMarker(context, anchor.line, 'per-request-transport', result) || changed;
+    else if (typeof result === 'string' && result !== 'handled')
+      changed = addMarker(context, anchor.line, 'per-request-transport', result) || changed;
   }
   return changed ? print(context) : undefined;
 }
@@ -52,12 +53,17 @@ function handlerLegacyMode(context: TransformContext): string {
 function handlerOptions(context: TransformContext, region: AnyNode): string {
   const { j } = context;
   const options = [`legacy: ${quoted(context.quote, handlerLegacyMode(context))}`];
-  const construction = (j(region as never).find(j.NewExpression).nodes() as unknown as AnyNode[]).find((n) => /StreamableHTTPServerTransport$/.test(sourceOf(j, n.callee as AnyNode)));
+  const construction = (
+    j(region as never)
+      .find(j.NewExpression)
+      .nodes() as unknown as AnyNode[]
+  ).find((n) => /StreamableHTTPServerTransport$/.test(sourceOf(j, n.callee as AnyNode)));
   const [argument] = (construction?.arguments as AnyNode[] | undefined) ?? [];
   for (const property of argument?.type === 'ObjectExpression' ? (argument.properties as AnyNode[]) : []) {
     const name = (property.key as AnyNode | undefined)?.name;
     const value = property.value as AnyNode | undefined;
-    if (name === 'enableJsonResponse' && value && (value.value === true || sourceOf(j, value) === 'true')) options.push(`responseMode: ${quoted(context.quote, 'json')}`);
+    if (name === 'enableJsonResponse' && value && (value.value === true || sourceOf(j, value) === 'true'))
+      options.push(`responseMode: ${quoted(context.quote, 'json')}`);
   }
   return `{ ${options.join(', ')} }`;
 }
@@ -80,10 +86,12 @@ function rewriteRoutes(context: TransformContext, anchor: Finding, handled: Set<
     const handler = post.handler;
     if (!isFunctionNode(handler)) return 'the endpoint handler is not inline; serve it with createMcpHandler(() => buildServer()) by hand';
     const framework = routeFramework(context, hit.receiver, handler);
-    if (framework === 'unknown') return 'this endpoint is served by an unrecognised framework; serve it with createMcpHandler(() => buildServer()) by hand';
+    if (framework === 'unknown')
+      return 'this endpoint is served by an unrecognised framework; serve it with createMcpHandler(() => buildServer()) by hand';
     const factory = serverFactoryOf(context, handler, handler, paramNames(handler));
     if (typeof factory === 'string') return `${factory}; serve the endpoint with createMcpHandler(() => buildServer()) by hand`;
-    if (!factory) return 'no request-independent server factory found; serve the endpoint with createMcpHandler(() => buildServer()) by hand';
+    if (!factory)
+      return 'no request-independent server factory found; serve the endpoint with createMcpHandler(() => buildServer()) by hand';
     const handlerSource = sourceOf(j, handler);
     // createMcp*App() validates Host and Origin against localhost: right for a local server, a break for one that
     // may be deployed (bound to every interface): that one gets `{ host: '0.0.0.0' }` (no validation, and a warning
@@ -97,7 +105,9 @@ function rewriteRoutes(context: TransformContext, anchor: Finding, handled: Set<
       path: hit.pathText,
       middlewares: post.middlewares.map((m) => `${sourceOf(j, m)}, `).join(''),
       params: ((handler.params as AnyNode[]) ?? []).map((p) => (p.type === 'Identifier' ? (p.name as string) : undefined)),
-      annotations: ((handler.params as AnyNode[]) ?? []).map((p) => (p.type === 'Identifier' && p.typeAnnotation ? sourceOf(j, p.typeAnnotation as AnyNode) : '')),
+      annotations: ((handler.params as AnyNode[]) ?? []).map((p) =>
+        p.type === 'Identifier' && p.typeAnnotation ? sourceOf(j, p.typeAnnotation as AnyNode) : '',
+      ),
       handlerName: uniqueName(context, 'mcpHandler'),
       factory: factoryArrow(factory),
       options: handlerOptions(context, handler),
@@ -107,7 +117,9 @@ function rewriteRoutes(context: TransformContext, anchor: Finding, handled: Set<
     });
     const code = [
       `// mcp-migrate: createMcpHandler serves protocol 2026-07-28 with a fresh server per request; legacy: ${quoted(context.quote, handlerLegacyMode(context))}`,
-      handlerLegacyMode(context) === 'stateless' ? `// also serves 2025-era clients, and GET/DELETE answer 405.` : `// refuses 2025-era clients (400), and GET/DELETE answer 405.`,
+      handlerLegacyMode(context) === 'stateless'
+        ? `// also serves 2025-era clients, and GET/DELETE answer 405.`
+        : `// refuses 2025-era clients (400), and GET/DELETE answer 405.`,
       ...(replaced && !local
         ? [
             `// The server listens on every interface, so \`${hit.receiverText}\` is made with { host: '0.0.0.0' }: no Host/Origin checks there (it warns`,
@@ -165,7 +177,13 @@ const MOUNTS: Record<'express' | 'fastify' | 'hono' | 'koa', (input: MountInput)
     const { receiver, path, middlewares, handlerName: h } = input;
     const declaration = handlerDeclaration(input, true);
     if (!input.guarded) return [declaration, `${receiver}.all(${path}, ${middlewares}(req, res) => void ${h}(req, res, req.body));`];
-    return [declaration, `${receiver}.all(${path}, ${middlewares}(req, res) => {`, `  if (${GUARD_NAME}(req, res)) return;`, `  void ${h}(req, res, req.body);`, `});`];
+    return [
+      declaration,
+      `${receiver}.all(${path}, ${middlewares}(req, res) => {`,
+      `  if (${GUARD_NAME}(req, res)) return;`,
+      `  void ${h}(req, res, req.body);`,
+      `});`,
+    ];
   },
   // fastify parsed the body; hijack() hands the raw response to the Node handler (no reply.send() after it).
   fastify(input) {
@@ -209,16 +227,29 @@ const MOUNTS: Record<'express' | 'fastify' | 'hono' | 'koa', (input: MountInput)
  * `createMcp*App()`, which validates Host and Origin (127.0.0.1 by default), or `createMcp*App({ host: '0.0.0.0' })`
  * for a server that is not known to be local. Returns the replaced callee's name.
  */
-function replaceApp(context: TransformContext, receiver: string, framework: 'express' | 'fastify' | 'hono' | 'koa', localServer: boolean): string | undefined {
+function replaceApp(
+  context: TransformContext,
+  receiver: string,
+  framework: 'express' | 'fastify' | 'hono' | 'koa',
+  localServer: boolean,
+): string | undefined {
   if (framework === 'koa') return undefined;
   const { j, root } = context;
   const declarator = root.find(j.VariableDeclarator, { id: { name: receiver } }).nodes()[0] as unknown as AnyNode | undefined;
   const init = declarator?.init as AnyNode | undefined;
-  if (!init || (init.type !== 'CallExpression' && init.type !== 'NewExpression') || (init.arguments as AnyNode[]).length > 0 || init.typeParameters || init.typeArguments) return undefined;
+  if (
+    !init ||
+    (init.type !== 'CallExpression' && init.type !== 'NewExpression') ||
+    (init.arguments as AnyNode[]).length > 0 ||
+    init.typeParameters ||
+    init.typeArguments
+  )
+    return undefined;
   const callee = init.callee as AnyNode;
   const local = callee.type === 'Identifier' ? (callee.name as string) : undefined;
   const origin = local ? importOrigin(context, local) : undefined;
-  if (!local || !origin || !APP_CONSTRUCTORS[framework].some(([module, name]) => origin.module === module && origin.name === name)) return undefined;
+  if (!local || !origin || !APP_CONSTRUCTORS[framework].some(([module, name]) => origin.module === module && origin.name === name))
+    return undefined;
   const createApp = ensureNamedImport(context, APP_MODULES[framework], APP_FACTORIES[framework]);
   const options = localServer ? '' : `{ host: ${quoted(context.quote, '0.0.0.0')} }`;
   declarator!.init = j.identifier(inlinePlaceholder(context, `${createApp}(${options})`)) as never;
@@ -227,8 +258,15 @@ function replaceApp(context: TransformContext, receiver: string, framework: 'exp
 
 /** The app constructors createMcp*App replaces: express's default export, fastify's, hono's `Hono` class. */
 const APP_CONSTRUCTORS: Record<'express' | 'fastify' | 'hono', Array<[string, string]>> = {
-  express: [['express', 'default'], ['express', '*']],
-  fastify: [['fastify', 'default'], ['fastify', '*'], ['fastify', 'fastify']],
+  express: [
+    ['express', 'default'],
+    ['express', '*'],
+  ],
+  fastify: [
+    ['fastify', 'default'],
+    ['fastify', '*'],
+    ['fastify', 'fastify'],
+  ],
   hono: [['hono', 'Hono']],
 };
 const APP_MODULES = { express: V2_EXPRESS, fastify: ['@modelcontextprotocol/fastify'], hono: ['@modelcontextprotocol/hono'] };
@@ -278,12 +316,14 @@ function methodHandlerRegion(context: TransformContext, anchor: Finding): Branch
   const named = (path: { node: unknown; parent?: { node: unknown; parent?: unknown } | null }): boolean => {
     const node = path.node as AnyNode;
     const parent = path.parent?.node as AnyNode | undefined;
-    if (node.type === 'FunctionDeclaration') return (node.id as AnyNode | null)?.name === 'POST' && parent?.type === 'ExportNamedDeclaration';
+    if (node.type === 'FunctionDeclaration')
+      return (node.id as AnyNode | null)?.name === 'POST' && parent?.type === 'ExportNamedDeclaration';
     if (parent?.type === 'VariableDeclarator') {
       const statement = (path.parent?.parent as { parent?: { node: AnyNode } } | undefined)?.parent?.node;
       return (parent.id as AnyNode).name === 'POST' && statement?.type === 'ExportNamedDeclaration';
     }
-    if (parent?.type === 'ObjectProperty' || parent?.type === 'Property') return ((parent.key as AnyNode).name ?? (parent.key as AnyNode).value) === 'POST';
+    if (parent?.type === 'ObjectProperty' || parent?.type === 'Property')
+      return ((parent.key as AnyNode).name ?? (parent.key as AnyNode).value) === 'POST';
     if (node.type === 'ObjectMethod') return ((node.key as AnyNode).name ?? (node.key as AnyNode).value) === 'POST';
     return false;
   };
@@ -300,7 +340,9 @@ function methodHandlerRegion(context: TransformContext, anchor: Finding): Branch
 function onlyServesMcp(context: TransformContext, region: AnyNode): boolean {
   const { j } = context;
   const mcpNames = new Set<string>();
-  for (const call of j(region as never).find(j.CallExpression, { callee: { property: { name: 'connect' } } }).nodes() as unknown as AnyNode[]) {
+  for (const call of j(region as never)
+    .find(j.CallExpression, { callee: { property: { name: 'connect' } } })
+    .nodes() as unknown as AnyNode[]) {
     const object = (call.callee as AnyNode).object as AnyNode;
     if (object.type === 'Identifier') mcpNames.add(object.name as string);
     for (const argument of call.arguments as AnyNode[]) if (argument.type === 'Identifier') mcpNames.add(argument.name as string);
@@ -308,7 +350,8 @@ function onlyServesMcp(context: TransformContext, region: AnyNode): boolean {
   return ((region.body as AnyNode[]) ?? []).every((statement) => {
     if (statement.type === 'IfStatement' && /\.method\b/.test(sourceOf(j, statement.test as AnyNode))) return true;
     const names = referencedNames(j, statement);
-    const declared = statement.type === 'VariableDeclaration' ? (statement.declarations as AnyNode[]).map((d) => (d.id as AnyNode).name as string) : [];
+    const declared =
+      statement.type === 'VariableDeclaration' ? (statement.declarations as AnyNode[]).map((d) => (d.id as AnyNode).name as string) : [];
     return declared.some((name) => mcpNames.has(name)) || [...names].some((name) => mcpNames.has(name));
   });
 }
@@ -319,8 +362,10 @@ function onlyServesMcp(context: TransformContext, region: AnyNode): boolean {
  */
 function rewriteBranch(context: TransformContext, anchor: Finding, handled: Set<AnyNode>): true | string | undefined {
   const { j } = context;
-  const region: BranchRegion | undefined = branchRegion(context, anchor) ?? methodHandlerRegion(context, anchor) ?? guardClauseRoute(context, anchor);
-  if (!region) return 'the per-request transport is not in a recognisable route; serve it with createMcpHandler(() => buildServer()) by hand';
+  const region: BranchRegion | undefined =
+    branchRegion(context, anchor) ?? methodHandlerRegion(context, anchor) ?? guardClauseRoute(context, anchor);
+  if (!region)
+    return 'the per-request transport is not in a recognisable route; serve it with createMcpHandler(() => buildServer()) by hand';
   const { fn, block, branch } = region;
   if (handled.has(block)) return undefined;
   handled.add(block);
@@ -328,13 +373,15 @@ function rewriteBranch(context: TransformContext, anchor: Finding, handled: Set<
   // The statements that become the handler call; a guard-clause route keeps what comes before its route.
   const kept = ((block.body as AnyNode[]) ?? []).slice(0, from);
   const consequent = from === 0 ? block : (j.blockStatement(((block.body as AnyNode[]) ?? []).slice(from) as never) as unknown as AnyNode);
-  if (from > 0 && !onlyServesMcp(context, consequent)) return 'the route does more than serve MCP after its path check; serve it with createMcpHandler(() => buildServer()) by hand';
+  if (from > 0 && !onlyServesMcp(context, consequent))
+    return 'the route does more than serve MCP after its path check; serve it with createMcpHandler(() => buildServer()) by hand';
   const params = (fn.params as AnyNode[] | undefined) ?? [];
   // A method-named handler (Next.js `export async function POST(request)`, Bun `routes`) is Web-standard.
   const methodNamed = !branch && region.from === undefined;
   const web = methodNamed || (params.length === 1 && params[0].type === 'Identifier');
   const [req, res] = params;
-  if (req?.type !== 'Identifier' || (!web && res?.type !== 'Identifier') || !fn.async) return 'the branch is not in an async (req, res) or (request) handler; serve it with createMcpHandler by hand';
+  if (req?.type !== 'Identifier' || (!web && res?.type !== 'Identifier') || !fn.async)
+    return 'the branch is not in an async (req, res) or (request) handler; serve it with createMcpHandler by hand';
   if (consequent.type !== 'BlockStatement') return 'the branch is not a block; serve it with createMcpHandler by hand';
   const factory = serverFactoryOf(context, consequent, from === 0 ? consequent : block, paramNames(fn));
   if (typeof factory === 'string') return `${factory}; serve the endpoint with createMcpHandler(() => buildServer()) by hand`;
@@ -357,11 +404,18 @@ function rewriteBranch(context: TransformContext, anchor: Finding, handled: Set<
       ...(checkHost ? [`${ensureNamedImport(context, V2_SERVER, 'hostHeaderValidationResponse')}(${request}, ${hostnames})`] : []),
       `${ensureNamedImport(context, V2_SERVER, 'originValidationResponse')}(${request}, ${origins})`,
     ];
-    block.body = [...kept, placeholder(context, [
-      `// mcp-migrate: createMcpHandler serves protocol 2026-07-28 with a fresh server per request${methodNamed ? '' : ' (GET/DELETE answer 405)'},`,
-      `// after the ${checkHost ? 'Host and Origin checks' : 'Origin check'} the spec requires (DNS rebinding).`,
-      `return ${checks.join(' ?? ')} ?? ${handlerName}.fetch(${request});`,
-    ].join('\n'), 'tight')];
+    block.body = [
+      ...kept,
+      placeholder(
+        context,
+        [
+          `// mcp-migrate: createMcpHandler serves protocol 2026-07-28 with a fresh server per request${methodNamed ? '' : ' (GET/DELETE answer 405)'},`,
+          `// after the ${checkHost ? 'Host and Origin checks' : 'Origin check'} the spec requires (DNS rebinding).`,
+          `return ${checks.join(' ?? ')} ?? ${handlerName}.fetch(${request});`,
+        ].join('\n'),
+        'tight',
+      ),
+    ];
     declarations.push(
       checkHost
         ? `// mcp-migrate: only localhost passes the Host and Origin checks (DNS rebinding); add the hostnames you serve from.`
@@ -392,7 +446,12 @@ function rewriteBranch(context: TransformContext, anchor: Finding, handled: Set<
   // After the imports and the declarations the factory needs (a function declaration is hoisted; a const is not).
   const factoryRoot = /^(?:new\s+)?([\w$]+)/.exec(factory.init)?.[1];
   body.forEach((s, i) => {
-    if (s.type === 'VariableDeclaration' && factoryRoot && (s.declarations as AnyNode[]).some((d) => (d.id as AnyNode).name === factoryRoot)) index = Math.max(index, i + 1);
+    if (
+      s.type === 'VariableDeclaration' &&
+      factoryRoot &&
+      (s.declarations as AnyNode[]).some((d) => (d.id as AnyNode).name === factoryRoot)
+    )
+      index = Math.max(index, i + 1);
   });
   body.splice(index, 0, placeholder(context, declarations.join('\n'), 'block'));
   removeDeadDeclarations(context, deadCandidates);

@@ -92,7 +92,9 @@ function handlersForAnchor(context: TransformContext, anchor: { line: number; co
 /** node:http or fetch style: the `if` block around the anchor, inside a function taking (req, res) or (request). */
 function branchForAnchor(context: TransformContext, anchor: { line: number; column: number }): GuardSite[] | undefined {
   const { j, root } = context;
-  const ifs = root.find(j.IfStatement).filter((p) => containsLocation(p.node.consequent as unknown as AnyNode, anchor) && p.node.consequent.type === 'BlockStatement');
+  const ifs = root
+    .find(j.IfStatement)
+    .filter((p) => containsLocation(p.node.consequent as unknown as AnyNode, anchor) && p.node.consequent.type === 'BlockStatement');
   const innermost = ifs.paths().at(-1);
   if (!innermost) return undefined;
   let current = innermost.parent;
@@ -121,14 +123,22 @@ function insertGuard(context: TransformContext, site: GuardSite): boolean {
   if (first && new RegExp(`\\b(?:${GUARD_NAME}|${WEB_GUARD_NAME})\\(`).test(context.j(first as never).toSource())) return false;
   // `(_req, res)`: the request is used now, so drop the "unused" underscore when the plain name is free.
   const plain = (req.name as string).replace(/^_+/, '');
-  if (plain && plain !== req.name && !referencedNames(context.j, fn.body).has(plain) && !(fn.params as AnyNode[]).some((p) => p.name === plain)) {
+  if (
+    plain &&
+    plain !== req.name &&
+    !referencedNames(context.j, fn.body).has(plain) &&
+    !(fn.params as AnyNode[]).some((p) => p.name === plain)
+  ) {
     req.name = plain;
   }
   const call =
-    kind === 'node' ? guardCall(req.name as string, res.name as string)
-    : kind === 'fastify' ? guardCall(`${req.name}.raw`, `${res.name}.raw`)
-    : kind === 'koa' ? `if (${GUARD_NAME}(${req.name}.req, ${req.name}.res)) {\n  ${req.name}.respond = false;\n  return;\n}`
-    : webGuardCall(kind === 'hono' ? `${req.name}.req.raw` : (req.name as string), uniqueName(context, 'forbidden'));
+    kind === 'node'
+      ? guardCall(req.name as string, res.name as string)
+      : kind === 'fastify'
+        ? guardCall(`${req.name}.raw`, `${res.name}.raw`)
+        : kind === 'koa'
+          ? `if (${GUARD_NAME}(${req.name}.req, ${req.name}.res)) {\n  ${req.name}.respond = false;\n  return;\n}`
+          : webGuardCall(kind === 'hono' ? `${req.name}.req.raw` : (req.name as string), uniqueName(context, 'forbidden'));
   statements.splice(at, 0, placeholder(context, call, 'tight'));
   return true;
 }
@@ -141,12 +151,33 @@ function addGuardFunction(context: TransformContext): void {
   const [request, response] = context.typescript
     ? ensureNamedImports(context, ['node:http', 'http'], ['IncomingMessage', 'ServerResponse'], { typeOnly: true })
     : ['IncomingMessage', 'ServerResponse'];
-  body.splice(afterImports(body), 0, placeholder(context, guardFunction({ typescript: context.typescript, checkHost: isLocalServer(context), quote: context.quote, types: { request, response } }), 'block'));
+  body.splice(
+    afterImports(body),
+    0,
+    placeholder(
+      context,
+      guardFunction({
+        typescript: context.typescript,
+        checkHost: isLocalServer(context),
+        quote: context.quote,
+        types: { request, response },
+      }),
+      'block',
+    ),
+  );
 }
 
 function addWebGuardFunction(context: TransformContext): void {
   const { j, root } = context;
   if (root.find(j.FunctionDeclaration, { id: { name: WEB_GUARD_NAME } }).size() > 0) return;
   const body = root.find(j.Program).get('body').value as AnyNode[];
-  body.splice(afterImports(body), 0, placeholder(context, webGuardFunction({ typescript: context.typescript, checkHost: isLocalServer(context), quote: context.quote }), 'block'));
+  body.splice(
+    afterImports(body),
+    0,
+    placeholder(
+      context,
+      webGuardFunction({ typescript: context.typescript, checkHost: isLocalServer(context), quote: context.quote }),
+      'block',
+    ),
+  );
 }

@@ -46,20 +46,28 @@ function rewrite(context: TransformContext, anchors: Finding[]): true | string {
   }
   // Factory variables reported by the detector (declarators), and the function that declares them.
   const factoryAnchors = anchors.filter((a) => /per-session server factory/.test(a.message));
-  const declarators = root.find(j.VariableDeclarator).filter((p) => factoryAnchors.some((a) => p.node.loc!.start.line === a.line && p.node.loc!.start.column === a.column - 1)).paths();
+  const declarators = root
+    .find(j.VariableDeclarator)
+    .filter((p) => factoryAnchors.some((a) => p.node.loc!.start.line === a.line && p.node.loc!.start.column === a.column - 1))
+    .paths();
   const moved: Array<{ path: (typeof declarators)[number]; variable: StoreVariable }> = [];
   for (const path of declarators) {
     const node = path.node as unknown as AnyNode;
     const id = node.id as AnyNode;
     if (id.type !== 'Identifier' || !node.init) return 'a session variable without a simple initializer; move it behind a handle by hand';
     const statement = path.parent?.node as AnyNode;
-    if ((statement.declarations as AnyNode[]).length !== 1) return 'a session variable declared with others; split the declaration, then migrate';
+    if ((statement.declarations as AnyNode[]).length !== 1)
+      return 'a session variable declared with others; split the declaration, then migrate';
     const typeAnnotation = (id.typeAnnotation as AnyNode | undefined)?.typeAnnotation as AnyNode | undefined;
     const fn = enclosingFunction(path);
     const initializer = originalText(context, node.init as AnyNode);
     const factoryLocals = fn ? localNames(context, fn) : new Set<string>();
-    if ([...referencedNames(j, node.init)].some((n) => factoryLocals.has(n))) return `\`${id.name}\` starts from other factory locals; move it behind a handle by hand`;
-    moved.push({ path, variable: { name: id.name as string, type: typeAnnotation ? originalText(context, typeAnnotation) : undefined, initializer } });
+    if ([...referencedNames(j, node.init)].some((n) => factoryLocals.has(n)))
+      return `\`${id.name}\` starts from other factory locals; move it behind a handle by hand`;
+    moved.push({
+      path,
+      variable: { name: id.name as string, type: typeAnnotation ? originalText(context, typeAnnotation) : undefined, initializer },
+    });
   }
   const movedNames = moved.map((m) => m.variable.name);
   const tools = statefulTools(context, anchors, movedNames);
@@ -69,7 +77,12 @@ function rewrite(context: TransformContext, anchors: Finding[]): true | string {
   // Every use of a moved variable must be inside a stateful tool's handler (which reads it from the handle's state).
   for (const { path, variable } of moved) {
     const fn = enclosingFunction(path);
-    const outside = fn ? j(fn.node as never).find(j.Identifier, { name: variable.name }).filter((p) => p.parent.node !== path.node && !tools.some((t) => within(p.node as unknown as AnyNode, t.handler))).size() : 0;
+    const outside = fn
+      ? j(fn.node as never)
+          .find(j.Identifier, { name: variable.name })
+          .filter((p) => p.parent.node !== path.node && !tools.some((t) => within(p.node as unknown as AnyNode, t.handler)))
+          .size()
+      : 0;
     if (outside > 0) return `\`${variable.name}\` is used outside the tools that change it; move it behind a handle by hand`;
   }
 
@@ -83,8 +96,28 @@ function rewrite(context: TransformContext, anchors: Finding[]): true | string {
   for (const { path } of moved) j(path.parent).remove();
   // The minting tool goes right before the first stateful tool, on the same server.
   const { block, statement, server } = factoryStatement;
-  block.splice(block.indexOf(statement), 0, placeholder(context, openToolCode({ server, form: tools.some((t) => t.form === 'registerTool') ? 'registerTool' : 'tool', tools: tools.map((t) => t.name), quote: context.quote }), 'block'));
-  insertAfterImports(context, placeholder(context, handleStoreCode({ typescript: context.typescript, variables: moved.map((m) => m.variable), quote: context.quote, randomUUID }), 'block'));
+  block.splice(
+    block.indexOf(statement),
+    0,
+    placeholder(
+      context,
+      openToolCode({
+        server,
+        form: tools.some((t) => t.form === 'registerTool') ? 'registerTool' : 'tool',
+        tools: tools.map((t) => t.name),
+        quote: context.quote,
+      }),
+      'block',
+    ),
+  );
+  insertAfterImports(
+    context,
+    placeholder(
+      context,
+      handleStoreCode({ typescript: context.typescript, variables: moved.map((m) => m.variable), quote: context.quote, randomUUID }),
+      'block',
+    ),
+  );
   return true;
 }
 
@@ -104,9 +137,12 @@ function enclosingFunction(path: { parent: unknown; node: unknown }): { node: An
 
 function localNames(context: TransformContext, fn: { node: AnyNode }): Set<string> {
   const names = new Set<string>();
-  context.j(fn.node as never).find(context.j.VariableDeclarator).forEach((p) => {
-    if (p.node.id.type === 'Identifier') names.add(p.node.id.name);
-  });
+  context
+    .j(fn.node as never)
+    .find(context.j.VariableDeclarator)
+    .forEach((p) => {
+      if (p.node.id.type === 'Identifier') names.add(p.node.id.name);
+    });
   for (const param of (fn.node.params as AnyNode[]) ?? []) if (param.type === 'Identifier') names.add(param.name as string);
   return names;
 }
@@ -124,24 +160,39 @@ function statefulTools(context: TransformContext, anchors: Finding[], movedNames
     const args = call.arguments as AnyNode[];
     const handler = args[args.length - 1];
     if (!handler || !isFunctionNode(handler)) return;
-    const usesSessionId = anchors.some((a) => /sessionId/.test(a.message) && within({ type: 'x', loc: { start: { line: a.line, column: a.column - 1 }, end: { line: a.line, column: a.column } } }, handler));
+    const usesSessionId = anchors.some(
+      (a) =>
+        /sessionId/.test(a.message) &&
+        within({ type: 'x', loc: { start: { line: a.line, column: a.column - 1 }, end: { line: a.line, column: a.column } } }, handler),
+    );
     const used = referencedNames(j, handler);
     const movedVariables = movedNames.filter((n) => used.has(n));
     if (!usesSessionId && movedVariables.length === 0) return;
     const nameNode = args[0];
-    const name = nameNode.type === 'StringLiteral' || nameNode.type === 'Literal' ? String(nameNode.value) : originalText(context, nameNode);
+    const name =
+      nameNode.type === 'StringLiteral' || nameNode.type === 'Literal' ? String(nameNode.value) : originalText(context, nameNode);
     tools.push({ call, name, form: method, handler, usesSessionId, movedVariables });
   });
   return tools;
 }
 
-function registrationStatement(call: AnyNode, context: TransformContext): { block: AnyNode[]; statement: AnyNode; server: string } | undefined {
+function registrationStatement(
+  call: AnyNode,
+  context: TransformContext,
+): { block: AnyNode[]; statement: AnyNode; server: string } | undefined {
   const { j, root } = context;
-  const path = root.find(j.ExpressionStatement).filter((p) => (p.node.expression as unknown) === call).paths()[0];
+  const path = root
+    .find(j.ExpressionStatement)
+    .filter((p) => (p.node.expression as unknown) === call)
+    .paths()[0];
   const block = path?.parent?.node as AnyNode | undefined;
   if (!path || !block || !Array.isArray(block.body)) return undefined;
   const callee = call.callee as AnyNode;
-  return { block: block.body as AnyNode[], statement: path.node as unknown as AnyNode, server: originalText(context, callee.object as AnyNode) };
+  return {
+    block: block.body as AnyNode[],
+    statement: path.node as unknown as AnyNode,
+    server: originalText(context, callee.object as AnyNode),
+  };
 }
 
 function rewriteTool(context: TransformContext, tool: StatefulTool, handleSchema: string): true | string {
@@ -153,18 +204,37 @@ function rewriteTool(context: TransformContext, tool: StatefulTool, handleSchema
   let hadArgs: boolean;
   if (tool.form === 'registerTool') {
     const config = args[1];
-    if (!config || config.type !== 'ObjectExpression') return `\`${tool.name}\`: the config is not an object literal; add a ${HANDLE_ARG} argument by hand`;
+    if (!config || config.type !== 'ObjectExpression')
+      return `\`${tool.name}\`: the config is not an object literal; add a ${HANDLE_ARG} argument by hand`;
     const schemaProperty = (config.properties as AnyNode[]).find((p) => (p.key as AnyNode | undefined)?.name === 'inputSchema');
-    if (schemaProperty && (schemaProperty.value as AnyNode).type !== 'ObjectExpression') return `\`${tool.name}\`: inputSchema is not an object literal; add a ${HANDLE_ARG} argument by hand`;
+    if (schemaProperty && (schemaProperty.value as AnyNode).type !== 'ObjectExpression')
+      return `\`${tool.name}\`: inputSchema is not an object literal; add a ${HANDLE_ARG} argument by hand`;
     hadArgs = !!schemaProperty;
-    args[1] = j.identifier(inlinePlaceholder(context, schemaProperty
-      ? replaceInside(context, config, schemaProperty.value as AnyNode, appendProperty(context, schemaProperty.value as AnyNode, handleSchema))
-      : appendProperty(context, config, `inputSchema: { ${handleSchema} }`))) as unknown as AnyNode;
+    args[1] = j.identifier(
+      inlinePlaceholder(
+        context,
+        schemaProperty
+          ? replaceInside(
+              context,
+              config,
+              schemaProperty.value as AnyNode,
+              appendProperty(context, schemaProperty.value as AnyNode, handleSchema),
+            )
+          : appendProperty(context, config, `inputSchema: { ${handleSchema} }`),
+      ),
+    ) as unknown as AnyNode;
   } else {
     const middle = args.slice(1, -1);
-    const schema = middle.find((a) => a.type === 'ObjectExpression' && !(a.properties as AnyNode[]).every((p) => /Hint$|^title$/.test(String((p.key as AnyNode | undefined)?.name))));
+    const schema = middle.find(
+      (a) =>
+        a.type === 'ObjectExpression' &&
+        !(a.properties as AnyNode[]).every((p) => /Hint$|^title$/.test(String((p.key as AnyNode | undefined)?.name))),
+    );
     hadArgs = !!schema;
-    if (schema) args[args.indexOf(schema)] = j.identifier(inlinePlaceholder(context, appendProperty(context, schema, handleSchema))) as unknown as AnyNode;
+    if (schema)
+      args[args.indexOf(schema)] = j.identifier(
+        inlinePlaceholder(context, appendProperty(context, schema, handleSchema)),
+      ) as unknown as AnyNode;
     else {
       const at = 1 + middle.filter((a) => a.type === 'StringLiteral' || a.type === 'Literal' || a.type === 'TemplateLiteral').length;
       args.splice(at, 0, j.identifier(inlinePlaceholder(context, `{ ${handleSchema} }`)) as unknown as AnyNode);
@@ -178,12 +248,17 @@ function rewriteTool(context: TransformContext, tool: StatefulTool, handleSchema
   if (!hadArgs) {
     if (params.length === 0) {
       const open = context.parsed.indexOf('(', handler.start as number);
-      if (open < 0 || open > ((handler.body as AnyNode).start as number)) return `\`${tool.name}\`: unusual handler parameters; add a ${HANDLE_ARG} argument by hand`;
+      if (open < 0 || open > ((handler.body as AnyNode).start as number))
+        return `\`${tool.name}\`: unusual handler parameters; add a ${HANDLE_ARG} argument by hand`;
       edits.push({ start: open + 1, end: open + 1, text: `{ ${HANDLE_ARG} }` });
     } else if (isParenthesized(context, handler, params[0])) {
       edits.push({ start: params[0].start as number, end: params[0].start as number, text: `{ ${HANDLE_ARG} }, ` });
     } else {
-      edits.push({ start: params[0].start as number, end: params[0].end as number, text: `({ ${HANDLE_ARG} }, ${originalText(context, params[0])})` });
+      edits.push({
+        start: params[0].start as number,
+        end: params[0].end as number,
+        text: `({ ${HANDLE_ARG} }, ${originalText(context, params[0])})`,
+      });
     }
   } else if (params[0]?.type === 'ObjectPattern') {
     edits.push({ start: params[0].start as number, end: params[0].end as number, text: appendProperty(context, params[0], HANDLE_ARG) });
@@ -208,12 +283,17 @@ function rewriteTool(context: TransformContext, tool: StatefulTool, handleSchema
         const node = p.node as unknown as AnyNode;
         const parent = p.parent.node as AnyNode;
         const shorthand = (parent.type === 'ObjectProperty' || parent.type === 'Property') && parent.shorthand;
-        edits.push({ start: node.start as number, end: node.end as number, text: shorthand ? `${node.name}: state.${node.name}` : `state.${node.name}` });
+        edits.push({
+          start: node.start as number,
+          end: node.end as number,
+          text: shorthand ? `${node.name}: state.${node.name}` : `state.${node.name}`,
+        });
       });
   }
-  const guard = tool.movedVariables.length > 0
-    ? [`const state = sessionHandleState(${handleExpr});`, `if (!state) return unknownSessionHandle();`]
-    : [`if (!sessionHandleState(${handleExpr})) return unknownSessionHandle();`];
+  const guard =
+    tool.movedVariables.length > 0
+      ? [`const state = sessionHandleState(${handleExpr});`, `if (!state) return unknownSessionHandle();`]
+      : [`if (!sessionHandleState(${handleExpr})) return unknownSessionHandle();`];
   const body = handler.body as AnyNode;
   const unit = context.useTabs ? '\t' : ' '.repeat(context.tabWidth);
   const handlerIndent = lineIndent(context, handler.start as number);
@@ -278,7 +358,12 @@ function replaceInside(context: TransformContext, outer: AnyNode, inner: AnyNode
 
 function isReference(path: { node: AnyNode; parent: { node: AnyNode } }): boolean {
   const parent = path.parent.node;
-  if ((parent.type === 'MemberExpression' || parent.type === 'OptionalMemberExpression') && parent.property === path.node && !parent.computed) return false;
+  if (
+    (parent.type === 'MemberExpression' || parent.type === 'OptionalMemberExpression') &&
+    parent.property === path.node &&
+    !parent.computed
+  )
+    return false;
   if ((parent.type === 'ObjectProperty' || parent.type === 'Property') && parent.key === path.node && !parent.shorthand) return false;
   if (parent.type === 'VariableDeclarator' && parent.id === path.node) return false;
   return true;

@@ -10,7 +10,16 @@ import type { API, FileInfo } from 'jscodeshift';
 import { createContext, print, type TransformContext, type TransformOptions } from './lib/context';
 import { containsLocation, isFunctionNode, referencedNames, type AnyNode } from './lib/ast';
 import { placeholder } from './lib/emit';
-import { asRouteStatement, endpointRoles, functionsByName, parsedBodyArgument, sourceOf, statementLists, type EndpointRole, type RouteStatement } from './lib/routes';
+import {
+  asRouteStatement,
+  endpointRoles,
+  functionsByName,
+  parsedBodyArgument,
+  sourceOf,
+  statementLists,
+  type EndpointRole,
+  type RouteStatement,
+} from './lib/routes';
 import { removeDeadDeclarations } from './lib/dead-code';
 import { addMarker } from './hoist-server-factory';
 import type { Finding } from '../src/model';
@@ -25,7 +34,6 @@ export const parser = 'tsx';
 
 export const STREAMABLE_MODULES = NODE_TRANSPORT_MODULES;
 export const DEFAULT_ENDPOINT = '/mcp';
-
 
 interface ClusterRoute extends RouteStatement {
   roles: Set<EndpointRole>;
@@ -49,7 +57,14 @@ export default function transform(file: FileInfo, api: API, options: TransformOp
   if (branchResult === true) return print(context);
   let changed = false;
   for (const anchor of anchors) {
-    changed = addMarker(context, anchor.line, anchor.ruleId, branchResult ?? 'move this endpoint to stateless Streamable HTTP by hand (one POST endpoint, a fresh server per request, 405 on GET/DELETE)') || changed;
+    changed =
+      addMarker(
+        context,
+        anchor.line,
+        anchor.ruleId,
+        branchResult ??
+          'move this endpoint to stateless Streamable HTTP by hand (one POST endpoint, a fresh server per request, 405 on GET/DELETE)',
+      ) || changed;
   }
   return changed ? print(context) : undefined;
 }
@@ -69,11 +84,21 @@ function findCluster(context: TransformContext, anchors: Finding[]): Cluster | u
     body.forEach((statement, index) => {
       const route = asRouteStatement(j, statement, index);
       if (!route) return;
-      const handlers = route.registrations.map((r) => r.handler.type === 'Identifier' ? functions.get(r.handler.name as string) : r.handler).filter((h): h is AnyNode => !!h);
+      const handlers = route.registrations
+        .map((r) => (r.handler.type === 'Identifier' ? functions.get(r.handler.name as string) : r.handler))
+        .filter((h): h is AnyNode => !!h);
       const regions = [statement, ...handlers];
-      const hits = anchors.filter((a) => regions.some((r) => containsLocation(r, a)) || (a.related ?? []).some((rel) => rel.file === a.file && regions.some((r) => containsLocation(r, rel))));
+      const hits = anchors.filter(
+        (a) =>
+          regions.some((r) => containsLocation(r, a)) ||
+          (a.related ?? []).some((rel) => rel.file === a.file && regions.some((r) => containsLocation(r, rel))),
+      );
       if (hits.length === 0) return;
-      candidates.push({ body, route: { ...route, body, roles: endpointRoles(j, regions, anchors) }, handlers: handlers.filter((h) => !regions.slice(0, 1).some((s) => s === h) && h !== statement) });
+      candidates.push({
+        body,
+        route: { ...route, body, roles: endpointRoles(j, regions, anchors) },
+        handlers: handlers.filter((h) => !regions.slice(0, 1).some((s) => s === h) && h !== statement),
+      });
     });
   });
   if (candidates.length === 0) return undefined;
@@ -91,8 +116,10 @@ function containsNode(outer: AnyNode, inner: AnyNode): boolean {
   const o = outer.loc;
   const i = inner.loc;
   if (!o || !i) return false;
-  return (i.start.line > o.start.line || (i.start.line === o.start.line && i.start.column >= o.start.column)) &&
-    (i.end.line < o.end.line || (i.end.line === o.end.line && i.end.column <= o.end.column));
+  return (
+    (i.start.line > o.start.line || (i.start.line === o.start.line && i.start.column >= o.start.column)) &&
+    (i.end.line < o.end.line || (i.end.line === o.end.line && i.end.column <= o.end.column))
+  );
 }
 
 /** The code that builds a fresh server, read from the `connect()` calls of the cluster's handlers. */
@@ -101,9 +128,16 @@ function serverFactory(context: TransformContext, cluster: Cluster): ServerFacto
   const ordered = [...cluster.routes].sort((a, b) => Number(b.roles.has('streamable')) - Number(a.roles.has('streamable')));
   for (const route of ordered) {
     for (const region of [route.statement, ...cluster.handlerFunctions]) {
-      for (const call of j(region as never).find(j.CallExpression, { callee: { property: { name: 'connect' } } }).nodes() as unknown as AnyNode[]) {
+      for (const call of j(region as never)
+        .find(j.CallExpression, { callee: { property: { name: 'connect' } } })
+        .nodes() as unknown as AnyNode[]) {
         const object = (call.callee as AnyNode).object as AnyNode;
-        if (object.type === 'Identifier' && j(region as never).find(j.VariableDeclarator, { id: { name: object.name as string } }).size() === 0) {
+        if (
+          object.type === 'Identifier' &&
+          j(region as never)
+            .find(j.VariableDeclarator, { id: { name: object.name as string } })
+            .size() === 0
+        ) {
           return `\`${object.name}\` is shared by every request; build one server per request (a factory) first`;
         }
       }
@@ -119,7 +153,11 @@ function serverFactory(context: TransformContext, cluster: Cluster): ServerFacto
  * Parameters for the new handlers, from the old ones: (req, res), fastify's (request, reply), koa's (ctx), hono's (c),
  * with their type annotations as written (contextual typing does not reach a handler on an untyped receiver).
  */
-function handlerParams(context: TransformContext, cluster: Cluster, framework: string): { req: string; res: string; reqType: string; resType: string } {
+function handlerParams(
+  context: TransformContext,
+  cluster: Cluster,
+  framework: string,
+): { req: string; res: string; reqType: string; resType: string } {
   const preferred = [...cluster.routes].sort((a, b) => Number(b.roles.has('streamable')) - Number(a.roles.has('streamable')));
   const arity = framework === 'hono' || framework === 'koa' ? 1 : 2;
   const annotation = (p: AnyNode | undefined) => (p?.typeAnnotation ? sourceOf(context.j, p.typeAnnotation as AnyNode) : '');
@@ -128,11 +166,17 @@ function handlerParams(context: TransformContext, cluster: Cluster, framework: s
       const handler = registration.handler;
       const params = (isFunctionNode(handler) ? (handler.params as AnyNode[]) : []).slice(0, arity);
       if (params.length === arity && params.every((p) => p.type === 'Identifier' && !(p.name as string).startsWith('_'))) {
-        return { req: params[0].name as string, res: (params[1]?.name as string | undefined) ?? '', reqType: annotation(params[0]), resType: annotation(params[1]) };
+        return {
+          req: params[0].name as string,
+          res: (params[1]?.name as string | undefined) ?? '',
+          reqType: annotation(params[0]),
+          resType: annotation(params[1]),
+        };
       }
     }
   }
-  const names = framework === 'hono' ? ['c', ''] : framework === 'koa' ? ['ctx', ''] : framework === 'fastify' ? ['request', 'reply'] : ['req', 'res'];
+  const names =
+    framework === 'hono' ? ['c', ''] : framework === 'koa' ? ['ctx', ''] : framework === 'fastify' ? ['request', 'reply'] : ['req', 'res'];
   return { req: names[0], res: names[1], reqType: '', resType: '' };
 }
 
@@ -155,7 +199,12 @@ function rewriteCluster(context: TransformContext, cluster: Cluster): true | str
   for (const route of legacy) {
     if (route.pathText === endpoint) continue;
     for (const registration of route.registrations) {
-      const method = route.roles.has('sse-stream') && route.roles.has('sse-messages') ? registration.method : route.roles.has('sse-stream') ? 'get' : 'post';
+      const method =
+        route.roles.has('sse-stream') && route.roles.has('sse-messages')
+          ? registration.method
+          : route.roles.has('sse-stream')
+            ? 'get'
+            : 'post';
       const entry = { method: registration.method === 'all' || registration.method === 'use' ? 'all' : method, path: route.pathText };
       if (!legacyPaths.some((p) => p.method === entry.method && p.path === entry.path)) legacyPaths.push(entry);
     }

@@ -30,7 +30,7 @@ export function bindSites(sourceFile: SourceFile): BindSite[] {
         continue;
       }
       if (!looksLikePort(first)) continue;
-      sites.push({ call, callee: 'listen', host: !second || isFunction(second) ? undefined : staticString(second) ?? null });
+      sites.push({ call, callee: 'listen', host: !second || isFunction(second) ? undefined : (staticString(second) ?? null) });
     } else if (['Bun.serve', 'Deno.serve', 'serve'].includes(callee.getText())) {
       const [options] = args;
       if (!options || !Node.isObjectLiteralExpression(options) || !options.getProperty('fetch')) continue;
@@ -42,7 +42,7 @@ export function bindSites(sourceFile: SourceFile): BindSite[] {
 
 function propertyHost(property: Node | undefined): string | null | undefined {
   if (!property) return undefined;
-  return Node.isPropertyAssignment(property) ? staticString(property.getInitializer()) ?? null : null;
+  return Node.isPropertyAssignment(property) ? (staticString(property.getInitializer()) ?? null) : null;
 }
 
 function isFunction(node: Node): boolean {

@@ -25,7 +25,9 @@ export class FileFacts {
   get importsMcp(): boolean {
     if (this.importsMcpCache === undefined) {
       const esm = this.sourceFile.getImportDeclarations().some((d) => isMcpModule(d.getModuleSpecifierValue()));
-      const cjs = /(?:require|import)\(\s*['"`](?:@modelcontextprotocol\/|agents\/mcp|fastmcp|mcp-framework)/.test(this.sourceFile.getFullText());
+      const cjs = /(?:require|import)\(\s*['"`](?:@modelcontextprotocol\/|agents\/mcp|fastmcp|mcp-framework)/.test(
+        this.sourceFile.getFullText(),
+      );
       const reexport = this.sourceFile.getExportDeclarations().some((d) => isMcpModule(d.getModuleSpecifierValue() ?? ''));
       // A hand-rolled server speaks the protocol without importing it.
       const handRolled = /event:\s*endpoint\b|mcp-session-id/i.test(this.sourceFile.getFullText());
@@ -57,7 +59,9 @@ export class FileFacts {
   methodCalls(method: string, symbols: SdkSymbol[]) {
     return nodesOfKind(this.sourceFile, SyntaxKind.CallExpression).filter((call) => {
       const callee = call.getExpression();
-      return Node.isPropertyAccessExpression(callee) && callee.getName() === method && symbols.some((s) => this.holds(callee.getExpression(), s));
+      return (
+        Node.isPropertyAccessExpression(callee) && callee.getName() === method && symbols.some((s) => this.holds(callee.getExpression(), s))
+      );
     });
   }
 
@@ -73,7 +77,9 @@ export class FileFacts {
 
 /** String literals (and no-substitution templates) in the file whose value matches. */
 export function stringLiterals(file: SourceFile, pattern: RegExp): Node[] {
-  const literals = [...nodesOfKind(file, SyntaxKind.StringLiteral), ...nodesOfKind(file, SyntaxKind.NoSubstitutionTemplateLiteral)].filter((node) => pattern.test(node.getLiteralValue()));
+  const literals = [...nodesOfKind(file, SyntaxKind.StringLiteral), ...nodesOfKind(file, SyntaxKind.NoSubstitutionTemplateLiteral)].filter(
+    (node) => pattern.test(node.getLiteralValue()),
+  );
   const templates = nodesOfKind(file, SyntaxKind.TemplateExpression).filter((node) => pattern.test(node.getText()));
   return [...literals, ...templates].sort((a, b) => a.getStart() - b.getStart());
 }

@@ -57,7 +57,10 @@ export function routeCalls(file: SourceFile): RouteCall[] {
 }
 
 export function isFunctionLike(node: Node | undefined): boolean {
-  return !!node && (Node.isArrowFunction(node) || Node.isFunctionExpression(node) || Node.isFunctionDeclaration(node) || Node.isMethodDeclaration(node));
+  return (
+    !!node &&
+    (Node.isArrowFunction(node) || Node.isFunctionExpression(node) || Node.isFunctionDeclaration(node) || Node.isMethodDeclaration(node))
+  );
 }
 
 function isPathLike(node: Node): boolean {
@@ -159,7 +162,13 @@ function build(call: CallExpression, receiver: Node, methods: MethodSet, path: N
   const handlerArg = rest[rest.length - 1];
   const handler = resolveHandler(handlerArg);
   // `map.get(key, fallback)`-like calls are not routes: require a function or a router/app to mount.
-  if (!handler && !(methods === 'any' && (Node.isIdentifier(handlerArg) || Node.isCallExpression(handlerArg) || Node.isPropertyAccessExpression(handlerArg)))) {
+  if (
+    !handler &&
+    !(
+      methods === 'any' &&
+      (Node.isIdentifier(handlerArg) || Node.isCallExpression(handlerArg) || Node.isPropertyAccessExpression(handlerArg))
+    )
+  ) {
     return undefined;
   }
   return { call, receiver, methods, path, middlewares: rest.slice(0, -1), handlerArg, handler };
@@ -231,9 +240,10 @@ export function conditionConstraint(condition: Node): BranchConstraint {
         return;
       }
       if (op === SyntaxKind.EqualsEqualsEqualsToken || op === SyntaxKind.EqualsEqualsToken) {
-        const [subject, literal] = Node.isStringLiteral(n.getRight()) || Node.isNoSubstitutionTemplateLiteral(n.getRight())
-          ? [n.getLeft(), n.getRight()]
-          : [n.getRight(), n.getLeft()];
+        const [subject, literal] =
+          Node.isStringLiteral(n.getRight()) || Node.isNoSubstitutionTemplateLiteral(n.getRight())
+            ? [n.getLeft(), n.getRight()]
+            : [n.getRight(), n.getLeft()];
         if (!(Node.isStringLiteral(literal) || Node.isNoSubstitutionTemplateLiteral(literal))) {
           // url.pathname === MCP_PATH
           if (PATH_EXPR.test(n.getLeft().getText())) constraint.paths.push(n.getRight());
@@ -250,7 +260,11 @@ export function conditionConstraint(condition: Node): BranchConstraint {
     }
     if (Node.isCallExpression(n)) {
       const callee = n.getExpression();
-      if (Node.isPropertyAccessExpression(callee) && /^(?:startsWith|endsWith|includes)$/.test(callee.getName()) && PATH_EXPR.test(callee.getExpression().getText())) {
+      if (
+        Node.isPropertyAccessExpression(callee) &&
+        /^(?:startsWith|endsWith|includes)$/.test(callee.getName()) &&
+        PATH_EXPR.test(callee.getExpression().getText())
+      ) {
         const [arg] = n.getArguments();
         if (arg) constraint.paths.push(arg);
       }
@@ -317,7 +331,13 @@ export function routeContextsOf(node: Node, depth = 0): RouteContext[] {
       }
       const named = methodNamedHandler(current);
       if (named) {
-        return [{ methods: methods === 'unknown' ? new Set([named.method]) : methods, paths: named.path ? [...paths, named.path] : paths, routes: [] }];
+        return [
+          {
+            methods: methods === 'unknown' ? new Set([named.method]) : methods,
+            paths: named.path ? [...paths, named.path] : paths,
+            routes: [],
+          },
+        ];
       }
       // A function that is not a route handler: keep walking out (closures inside a request handler, e.g. http.createServer callback).
     }
@@ -338,8 +358,11 @@ function guardMethods(block: Node, child: Node): Set<HttpMethod> | undefined {
     if (!Node.isBinaryExpression(condition)) continue;
     const op = condition.getOperatorToken().getKind();
     if (op !== SyntaxKind.ExclamationEqualsEqualsToken && op !== SyntaxKind.ExclamationEqualsToken) continue;
-    const [subject, literal] = Node.isStringLiteral(condition.getRight()) ? [condition.getLeft(), condition.getRight()] : [condition.getRight(), condition.getLeft()];
-    if (Node.isStringLiteral(literal) && METHOD_EXPR.test(subject.getText())) return new Set([literal.getLiteralValue().toUpperCase() as HttpMethod]);
+    const [subject, literal] = Node.isStringLiteral(condition.getRight())
+      ? [condition.getLeft(), condition.getRight()]
+      : [condition.getRight(), condition.getLeft()];
+    if (Node.isStringLiteral(literal) && METHOD_EXPR.test(subject.getText()))
+      return new Set([literal.getLiteralValue().toUpperCase() as HttpMethod]);
   }
   return undefined;
 }
@@ -363,7 +386,9 @@ export function pathGuardLiteral(statement: Node): Node | undefined {
   if (!Node.isBinaryExpression(condition)) return undefined;
   const op = condition.getOperatorToken().getKind();
   if (op !== SyntaxKind.ExclamationEqualsEqualsToken && op !== SyntaxKind.ExclamationEqualsToken) return undefined;
-  const [subject, literal] = Node.isStringLiteral(condition.getRight()) ? [condition.getLeft(), condition.getRight()] : [condition.getRight(), condition.getLeft()];
+  const [subject, literal] = Node.isStringLiteral(condition.getRight())
+    ? [condition.getLeft(), condition.getRight()]
+    : [condition.getRight(), condition.getLeft()];
   return Node.isStringLiteral(literal) && PATH_EXPR.test(subject.getText()) ? literal : undefined;
 }
 
@@ -400,7 +425,10 @@ function methodNamedHandler(fn: Node): { method: HttpMethod; path?: Node } | und
     // `'/mcp': { GET: … }`: the enclosing property's key is the path.
     const outer = holder.getParent()?.getParent();
     const key = outer && Node.isPropertyAssignment(outer) ? outer.getNameNode() : undefined;
-    const path = key && (Node.isStringLiteral(key) || Node.isNoSubstitutionTemplateLiteral(key)) && key.getLiteralValue().startsWith('/') ? key : undefined;
+    const path =
+      key && (Node.isStringLiteral(key) || Node.isNoSubstitutionTemplateLiteral(key)) && key.getLiteralValue().startsWith('/')
+        ? key
+        : undefined;
     return { method: name as HttpMethod, path };
   }
   return undefined;
@@ -408,7 +436,11 @@ function methodNamedHandler(fn: Node): { method: HttpMethod; path?: Node } | und
 
 function routesForFunction(fn: Node, depth: number): RouteCall[] {
   const file = fn.getSourceFile();
-  const direct = routeCalls(file).filter((route) => route.handler === fn || (route.handlerArg !== fn && route.handlerArg.getDescendants().includes(fn) && isWrapperCall(route.handlerArg)));
+  const direct = routeCalls(file).filter(
+    (route) =>
+      route.handler === fn ||
+      (route.handlerArg !== fn && route.handlerArg.getDescendants().includes(fn) && isWrapperCall(route.handlerArg)),
+  );
   if (direct.length > 0 || depth > 2) return direct;
   // A named handler: find where it is passed to a route registration (same file, or files importing it).
   const nameNode = functionNameNode(fn);
@@ -417,7 +449,11 @@ function routesForFunction(fn: Node, depth: number): RouteCall[] {
   for (const reference of referencesOf(nameNode)) {
     const routeFile = reference.getSourceFile();
     for (const route of routeCalls(routeFile)) {
-      if (route.handlerArg === reference || route.middlewares.includes(reference) || route.handlerArg.getDescendants().includes(reference)) {
+      if (
+        route.handlerArg === reference ||
+        route.middlewares.includes(reference) ||
+        route.handlerArg.getDescendants().includes(reference)
+      ) {
         found.push(route);
       }
     }

@@ -3,9 +3,7 @@
 
 /** `@modelcontextprotocol/sdk/dist/esm/server/sse.js` and `…/server/sse` both become `@modelcontextprotocol/sdk/server/sse`. */
 export function normalizeModule(specifier: string): string {
-  return specifier
-    .replace(/^(@modelcontextprotocol\/sdk)\/dist\/(?:esm|cjs)\//, '$1/')
-    .replace(/\.(?:js|mjs|cjs|ts)$/, '');
+  return specifier.replace(/^(@modelcontextprotocol\/sdk)\/dist\/(?:esm|cjs)\//, '$1/').replace(/\.(?:js|mjs|cjs|ts)$/, '');
 }
 
 const SSE_SERVER = new Set([
@@ -46,9 +44,7 @@ export function isSdkSymbol(origin: { module: string; name: string } | undefined
     case 'SSEServerTransport':
       return origin.name === 'SSEServerTransport' && SSE_SERVER.has(mod);
     case 'StreamableHTTPServerTransport':
-      return (
-        /^(?:Node|WebStandard)?StreamableHTTPServerTransport$/.test(origin.name) && STREAMABLE_SERVER.has(mod)
-      );
+      return /^(?:Node|WebStandard)?StreamableHTTPServerTransport$/.test(origin.name) && STREAMABLE_SERVER.has(mod);
     case 'McpServer':
       return (origin.name === 'McpServer' || origin.name === 'Server') && SERVER_CLASSES.has(mod);
     case 'isInitializeRequest':
@@ -62,7 +58,10 @@ export function isSdkSymbol(origin: { module: string; name: string } | undefined
     case 'MCPServerFramework':
       return origin.name === 'MCPServer' && mod === 'mcp-framework';
     case 'createMcpExpressApp':
-      return origin.name === 'createMcpExpressApp' && (mod === '@modelcontextprotocol/sdk/server/express' || mod === '@modelcontextprotocol/express');
+      return (
+        origin.name === 'createMcpExpressApp' &&
+        (mod === '@modelcontextprotocol/sdk/server/express' || mod === '@modelcontextprotocol/express')
+      );
   }
 }
 

@@ -43,7 +43,8 @@ function moduleSpecifiers(file: SourceFile): string[] {
     const callee = call.getExpression();
     const [arg] = call.getArguments();
     if (!arg || !Node.isStringLiteral(arg)) continue;
-    if ((Node.isIdentifier(callee) && callee.getText() === 'require') || callee.getKind() === SyntaxKind.ImportKeyword) specifiers.push(arg.getLiteralValue());
+    if ((Node.isIdentifier(callee) && callee.getText() === 'require') || callee.getKind() === SyntaxKind.ImportKeyword)
+      specifiers.push(arg.getLiteralValue());
   }
   return specifiers;
 }
@@ -52,7 +53,10 @@ function moduleSpecifiers(file: SourceFile): string[] {
 function projectFile(from: SourceFile, specifier: string): SourceFile | undefined {
   const base = path.posix.join(path.posix.dirname(from.getFilePath()), specifier);
   const stem = base.replace(/\.(?:[cm]?js|[cm]?ts|jsx|tsx)$/, '');
-  const candidates = [base, ...['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'].flatMap((ext) => [stem + ext, `${base}/index${ext}`])];
+  const candidates = [
+    base,
+    ...['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'].flatMap((ext) => [stem + ext, `${base}/index${ext}`]),
+  ];
   const project = from.getProject();
   for (const candidate of candidates) {
     const found = project.getSourceFile(candidate);

@@ -27,19 +27,114 @@ export interface Inference {
 }
 
 const PURE_GLOBALS = new Set([
-  'String', 'Number', 'Boolean', 'BigInt', 'Symbol', 'parseInt', 'parseFloat', 'isNaN', 'isFinite', 'encodeURIComponent',
-  'decodeURIComponent', 'encodeURI', 'decodeURI', 'structuredClone', 'randomUUID', 'setTimeout', 'clearTimeout', 'Array', 'Object',
+  'String',
+  'Number',
+  'Boolean',
+  'BigInt',
+  'Symbol',
+  'parseInt',
+  'parseFloat',
+  'isNaN',
+  'isFinite',
+  'encodeURIComponent',
+  'decodeURIComponent',
+  'encodeURI',
+  'decodeURI',
+  'structuredClone',
+  'randomUUID',
+  'setTimeout',
+  'clearTimeout',
+  'Array',
+  'Object',
 ]);
-const PURE_NAMESPACES = /^(?:console|JSON|Math|Object|Array|Number|String|Promise|Date|Intl|Reflect|z|crypto|path|url|util|Buffer|performance)$/;
+const PURE_NAMESPACES =
+  /^(?:console|JSON|Math|Object|Array|Number|String|Promise|Date|Intl|Reflect|z|crypto|path|url|util|Buffer|performance)$/;
 const PURE_METHODS = new Set([
-  'map', 'filter', 'reduce', 'reduceRight', 'find', 'findIndex', 'findLast', 'findLastIndex', 'some', 'every', 'includes',
-  'indexOf', 'lastIndexOf', 'join', 'slice', 'concat', 'flat', 'flatMap', 'at', 'entries', 'keys', 'values', 'forEach', 'toSorted',
-  'toReversed', 'with', 'trim', 'trimStart', 'trimEnd', 'split', 'toLowerCase', 'toUpperCase', 'replace', 'replaceAll',
-  'startsWith', 'endsWith', 'padStart', 'padEnd', 'repeat', 'substring', 'substr', 'charAt', 'charCodeAt', 'codePointAt',
-  'localeCompare', 'match', 'matchAll', 'normalize', 'toString', 'toFixed', 'toPrecision', 'toISOString', 'toJSON', 'valueOf',
-  'getTime', 'get', 'has', 'then', 'catch', 'finally', 'describe', 'optional', 'default', 'parse', 'safeParse', 'test', 'exec',
-  'json', 'text', 'arrayBuffer', 'blob', 'toLocaleString', 'toLocaleDateString', 'toLocaleTimeString', 'getFullYear',
-  'getMonth', 'getDate', 'getHours', 'getMinutes', 'getSeconds', 'getDay', 'digest', 'isArray', 'from', 'of',
+  'map',
+  'filter',
+  'reduce',
+  'reduceRight',
+  'find',
+  'findIndex',
+  'findLast',
+  'findLastIndex',
+  'some',
+  'every',
+  'includes',
+  'indexOf',
+  'lastIndexOf',
+  'join',
+  'slice',
+  'concat',
+  'flat',
+  'flatMap',
+  'at',
+  'entries',
+  'keys',
+  'values',
+  'forEach',
+  'toSorted',
+  'toReversed',
+  'with',
+  'trim',
+  'trimStart',
+  'trimEnd',
+  'split',
+  'toLowerCase',
+  'toUpperCase',
+  'replace',
+  'replaceAll',
+  'startsWith',
+  'endsWith',
+  'padStart',
+  'padEnd',
+  'repeat',
+  'substring',
+  'substr',
+  'charAt',
+  'charCodeAt',
+  'codePointAt',
+  'localeCompare',
+  'match',
+  'matchAll',
+  'normalize',
+  'toString',
+  'toFixed',
+  'toPrecision',
+  'toISOString',
+  'toJSON',
+  'valueOf',
+  'getTime',
+  'get',
+  'has',
+  'then',
+  'catch',
+  'finally',
+  'describe',
+  'optional',
+  'default',
+  'parse',
+  'safeParse',
+  'test',
+  'exec',
+  'json',
+  'text',
+  'arrayBuffer',
+  'blob',
+  'toLocaleString',
+  'toLocaleDateString',
+  'toLocaleTimeString',
+  'getFullYear',
+  'getMonth',
+  'getDate',
+  'getHours',
+  'getMinutes',
+  'getSeconds',
+  'getDay',
+  'digest',
+  'isArray',
+  'from',
+  'of',
 ]);
 const MUTATING_REPEATING = new Set(['push', 'unshift', 'splice', 'pop', 'shift', 'copyWithin']);
 const MUTATING_IDEMPOTENT = new Set(['set', 'add', 'sort', 'reverse', 'fill']);
@@ -50,10 +145,13 @@ const FS_IDEMPOTENT = /^(?:mkdir|mkdtemp)/;
 const FS_DELETE = /^(?:rm|rmdir|unlink)/;
 const FS_REPEATING = /^(?:appendFile|rename)/;
 
-const VERB_REPEATING = /^(?:create|insert|add|append|post|send|publish|enqueue|push|increment|incr|decrement|decr|charge|pay|transfer|order|submit|spawn|launch|trigger|invoke|emit|notify|log|record|track|book|reserve|generate|mint|allocate)/i;
-const VERB_IDEMPOTENT = /^(?:update|set|put|upsert|replace|save|write|store|assign|enable|disable|mark|merge|patch|sync|ensure|register|configure)/i;
+const VERB_REPEATING =
+  /^(?:create|insert|add|append|post|send|publish|enqueue|push|increment|incr|decrement|decr|charge|pay|transfer|order|submit|spawn|launch|trigger|invoke|emit|notify|log|record|track|book|reserve|generate|mint|allocate)/i;
+const VERB_IDEMPOTENT =
+  /^(?:update|set|put|upsert|replace|save|write|store|assign|enable|disable|mark|merge|patch|sync|ensure|register|configure)/i;
 const VERB_DESTRUCTIVE = /^(?:delete|remove|destroy|drop|clear|purge|unlink|revoke|cancel|close|reset|truncate|evict|expire|archive)/i;
-const VERB_READ = /^(?:get|find|list|read|fetch|load|query|search|lookup|look|count|describe|check|validate|is|has|can|format|parse|render|compute|calculate|to|resolve|select|peek|show|view|preview|estimate|summari[sz]e|convert|translate|compare|match|sum|avg|min|max|sort|filter|map)/i;
+const VERB_READ =
+  /^(?:get|find|list|read|fetch|load|query|search|lookup|look|count|describe|check|validate|is|has|can|format|parse|render|compute|calculate|to|resolve|select|peek|show|view|preview|estimate|summari[sz]e|convert|translate|compare|match|sum|avg|min|max|sort|filter|map)/i;
 
 export function inferToolEffects(handler: Node): Inference {
   const effects: Effect[] = [];
@@ -66,7 +164,11 @@ export function inferToolEffects(handler: Node): Inference {
   const list = (items: Effect[]) => [...new Set(items.map((e) => e.what))].slice(0, 3).join('; ');
   if (unknown.length > 0) return { effects, evidence: `retry-unsafe: review: ${list(unknown)}` };
   if (repeating.length > 0) {
-    return { effects, hints: { readOnlyHint: false, idempotentHint: false, destructiveHint: destructive.length > 0 }, evidence: `not idempotent: ${list(repeating)}` };
+    return {
+      effects,
+      hints: { readOnlyHint: false, idempotentHint: false, destructiveHint: destructive.length > 0 },
+      evidence: `not idempotent: ${list(repeating)}`,
+    };
   }
   if (idempotent.length + destructive.length > 0) {
     return {
@@ -75,7 +177,10 @@ export function inferToolEffects(handler: Node): Inference {
       evidence: `idempotent: ${list([...destructive, ...idempotent])}`,
     };
   }
-  const readList = [...reads].slice(0, 3).map((r) => `\`${r}\``).join(', ');
+  const readList = [...reads]
+    .slice(0, 3)
+    .map((r) => `\`${r}\``)
+    .join(', ');
   return { effects, hints: { readOnlyHint: true }, evidence: `read-only: ${readList ? `reads ${readList}, ` : ''}no writes` };
 }
 
@@ -93,15 +198,27 @@ function freshLocal(identifier: Node, handler: Node): boolean {
   const init = declaration.getInitializer();
   if (!init) return true;
   return (
-    Node.isArrayLiteralExpression(init) || Node.isObjectLiteralExpression(init) || Node.isNewExpression(init) ||
-    Node.isStringLiteral(init) || Node.isNumericLiteral(init) || Node.isTemplateExpression(init) || Node.isNoSubstitutionTemplateLiteral(init) ||
-    (Node.isCallExpression(init) && Node.isPropertyAccessExpression(init.getExpression()) && PURE_METHODS.has((init.getExpression() as import('ts-morph').PropertyAccessExpression).getName()))
+    Node.isArrayLiteralExpression(init) ||
+    Node.isObjectLiteralExpression(init) ||
+    Node.isNewExpression(init) ||
+    Node.isStringLiteral(init) ||
+    Node.isNumericLiteral(init) ||
+    Node.isTemplateExpression(init) ||
+    Node.isNoSubstitutionTemplateLiteral(init) ||
+    (Node.isCallExpression(init) &&
+      Node.isPropertyAccessExpression(init.getExpression()) &&
+      PURE_METHODS.has((init.getExpression() as import('ts-morph').PropertyAccessExpression).getName()))
   );
 }
 
 function rootOf(node: Node): Node {
   let current = node;
-  while (Node.isPropertyAccessExpression(current) || Node.isElementAccessExpression(current) || Node.isNonNullExpression(current) || Node.isParenthesizedExpression(current)) {
+  while (
+    Node.isPropertyAccessExpression(current) ||
+    Node.isElementAccessExpression(current) ||
+    Node.isNonNullExpression(current) ||
+    Node.isParenthesizedExpression(current)
+  ) {
     current = current.getExpression();
   }
   return current;
@@ -139,7 +256,12 @@ function collect(node: Node, handler: Node, effects: Effect[], reads: Set<string
       if (sql) effects.push(sql);
     } else if (Node.isIdentifier(child)) {
       const declaration = child.getSymbol()?.getDeclarations()[0];
-      if (declaration && Node.isVariableDeclaration(declaration) && !isWithin(declaration, handler) && !Node.isCallExpression(child.getParent())) {
+      if (
+        declaration &&
+        Node.isVariableDeclaration(declaration) &&
+        !isWithin(declaration, handler) &&
+        !Node.isCallExpression(child.getParent())
+      ) {
         reads.add(child.getText());
       }
     }
@@ -154,14 +276,38 @@ function writeEffect(target: Node, plainSet: boolean, site: Node, handler: Node,
   }
   // `rest -= amount` on a handler's own `let rest = value`: rebinding a local never shows outside, whatever it held.
   const declaration = Node.isIdentifier(target) ? target.getSymbol()?.getDeclarations()[0] : undefined;
-  if (declaration && isWithin(declaration, handler) && (Node.isVariableDeclaration(declaration) || Node.isParameterDeclaration(declaration))) return;
+  if (
+    declaration &&
+    isWithin(declaration, handler) &&
+    (Node.isVariableDeclaration(declaration) || Node.isParameterDeclaration(declaration))
+  )
+    return;
   if (Node.isThisExpression(root) || Node.isIdentifier(root)) {
-    effects.push(plainSet ? { kind: 'idempotent', what: `sets \`${textOf(target)}\`` } : { kind: 'repeating', what: `\`${textOf(site)}\` builds on the previous value` });
+    effects.push(
+      plainSet
+        ? { kind: 'idempotent', what: `sets \`${textOf(target)}\`` }
+        : { kind: 'repeating', what: `\`${textOf(site)}\` builds on the previous value` },
+    );
   }
 }
 
 /** Methods whose result is a new array (`text.split(' ').reverse()` reverses a copy, not `text`). */
-const COPYING_METHODS = new Set(['split', 'map', 'filter', 'slice', 'concat', 'flat', 'flatMap', 'match', 'keys', 'values', 'entries', 'from', 'toSorted', 'toReversed']);
+const COPYING_METHODS = new Set([
+  'split',
+  'map',
+  'filter',
+  'slice',
+  'concat',
+  'flat',
+  'flatMap',
+  'match',
+  'keys',
+  'values',
+  'entries',
+  'from',
+  'toSorted',
+  'toReversed',
+]);
 
 function returnsCopy(receiver: Node): boolean {
   if (!Node.isCallExpression(receiver)) return false;
@@ -169,10 +315,20 @@ function returnsCopy(receiver: Node): boolean {
   return Node.isPropertyAccessExpression(callee) && COPYING_METHODS.has(callee.getName());
 }
 
-function callEffect(call: import('ts-morph').CallExpression, handler: Node, effects: Effect[], depth: number, visited: Set<Node>, reads: Set<string>): void {
+function callEffect(
+  call: import('ts-morph').CallExpression,
+  handler: Node,
+  effects: Effect[],
+  depth: number,
+  visited: Set<Node>,
+  reads: Set<string>,
+): void {
   const callee = call.getExpression();
   const args = call.getArguments();
-  const firstText = args[0] && (Node.isStringLiteral(args[0]) || Node.isNoSubstitutionTemplateLiteral(args[0]) || Node.isTemplateExpression(args[0])) ? args[0].getText() : undefined;
+  const firstText =
+    args[0] && (Node.isStringLiteral(args[0]) || Node.isNoSubstitutionTemplateLiteral(args[0]) || Node.isTemplateExpression(args[0]))
+      ? args[0].getText()
+      : undefined;
   const sql = firstText ? sqlEffect(firstText) : undefined;
   if (sql) {
     effects.push(sql);
@@ -200,11 +356,21 @@ function callEffect(call: import('ts-morph').CallExpression, handler: Node, effe
   }
   const origin = Node.isIdentifier(root) ? resolveOrigin(root) : undefined;
   if (origin && /^(?:node:)?fs(?:\/promises)?$/.test(origin.module)) return void fsEffect(method, effects);
-  if (/^(?:axios|got|ky|superagent|http|https|client|api|request)$/i.test(receiver.getText()) && /^(?:get|head|options|post|put|patch|delete)$/.test(method)) {
+  if (
+    /^(?:axios|got|ky|superagent|http|https|client|api|request)$/i.test(receiver.getText()) &&
+    /^(?:get|head|options|post|put|patch|delete)$/.test(method)
+  ) {
     return void effects.push(httpMethodEffect(method.toUpperCase(), `${receiver.getText()}.${method}`));
   }
   // A literal, a spread copy or a constructor result is a fresh value; mutating it touches nothing shared.
-  const freshReceiver = (Node.isIdentifier(root) && freshLocal(root, handler)) || Node.isArrayLiteralExpression(root) || Node.isObjectLiteralExpression(root) || Node.isNewExpression(root) || Node.isStringLiteral(root) || Node.isTemplateExpression(root) || returnsCopy(receiver);
+  const freshReceiver =
+    (Node.isIdentifier(root) && freshLocal(root, handler)) ||
+    Node.isArrayLiteralExpression(root) ||
+    Node.isObjectLiteralExpression(root) ||
+    Node.isNewExpression(root) ||
+    Node.isStringLiteral(root) ||
+    Node.isTemplateExpression(root) ||
+    returnsCopy(receiver);
   if (MUTATING_REPEATING.has(method)) {
     if (!freshReceiver) effects.push({ kind: 'repeating', what: `appends to \`${textOf(receiver)}\` (${method})` });
     return;
@@ -212,11 +378,16 @@ function callEffect(call: import('ts-morph').CallExpression, handler: Node, effe
   if (MUTATING_IDEMPOTENT.has(method)) {
     if (freshReceiver) return;
     const selfReferencing = args.some((a) => a.getText().includes(receiver.getText()));
-    effects.push(selfReferencing ? { kind: 'repeating', what: `\`${textOf(call)}\` builds on the previous value` } : { kind: 'idempotent', what: `${method}s \`${textOf(receiver)}\` by key` });
+    effects.push(
+      selfReferencing
+        ? { kind: 'repeating', what: `\`${textOf(call)}\` builds on the previous value` }
+        : { kind: 'idempotent', what: `${method}s \`${textOf(receiver)}\` by key` },
+    );
     return;
   }
   if (MUTATING_DESTRUCTIVE.has(method)) {
-    if (!freshReceiver) effects.push({ kind: 'destructive', what: `${method === 'clear' ? 'clears' : 'deletes from'} \`${textOf(receiver)}\`` });
+    if (!freshReceiver)
+      effects.push({ kind: 'destructive', what: `${method === 'clear' ? 'clears' : 'deletes from'} \`${textOf(receiver)}\`` });
     return;
   }
   if (PURE_METHODS.has(method)) return;
@@ -260,7 +431,8 @@ function fetchEffect(options: Node | undefined): Effect {
   const method = options.getProperty('method');
   if (!method) return { kind: 'read', what: 'GET request' };
   const value = Node.isPropertyAssignment(method) ? method.getInitializer() : undefined;
-  if (!value || !(Node.isStringLiteral(value) || Node.isNoSubstitutionTemplateLiteral(value))) return { kind: 'unknown', what: 'fetch with a computed method' };
+  if (!value || !(Node.isStringLiteral(value) || Node.isNoSubstitutionTemplateLiteral(value)))
+    return { kind: 'unknown', what: 'fetch with a computed method' };
   return httpMethodEffect(value.getLiteralValue().toUpperCase(), 'fetch');
 }
 
@@ -275,15 +447,18 @@ function sqlEffect(text: string): Effect | undefined {
   const sql = text.replace(/^[`'"]|[`'"]$/g, '').trim();
   if (/^(?:select|with|show|explain|pragma\s+\w+\s*;?$)\b/i.test(sql)) return { kind: 'read', what: 'SQL SELECT' };
   if (/^insert\b/i.test(sql)) {
-    return /\bon\s+conflict\b|\bon\s+duplicate\s+key\b/i.test(sql) ? { kind: 'idempotent', what: 'SQL upsert' } : { kind: 'repeating', what: 'SQL INSERT' };
+    return /\bon\s+conflict\b|\bon\s+duplicate\s+key\b/i.test(sql)
+      ? { kind: 'idempotent', what: 'SQL upsert' }
+      : { kind: 'repeating', what: 'SQL INSERT' };
   }
   if (/^(?:replace|merge|upsert)\b/i.test(sql)) return { kind: 'idempotent', what: 'SQL upsert' };
   if (/^update\b/i.test(sql)) {
-    return /\bset\b[^;]*?\b(\w+)\s*=\s*\1\s*[-+*/]/i.test(sql) ? { kind: 'repeating', what: 'SQL UPDATE that increments' } : { kind: 'idempotent', what: 'SQL UPDATE' };
+    return /\bset\b[^;]*?\b(\w+)\s*=\s*\1\s*[-+*/]/i.test(sql)
+      ? { kind: 'repeating', what: 'SQL UPDATE that increments' }
+      : { kind: 'idempotent', what: 'SQL UPDATE' };
   }
   if (/^(?:delete|truncate|drop)\b/i.test(sql)) return { kind: 'destructive', what: 'SQL DELETE' };
   if (/^create\b[^;]*\bif\s+not\s+exists\b/i.test(sql)) return { kind: 'idempotent', what: 'SQL CREATE IF NOT EXISTS' };
   if (/^(?:create|alter)\b/i.test(sql)) return { kind: 'repeating', what: 'SQL DDL' };
   return undefined;
 }
-

@@ -26,12 +26,15 @@ export function isAnnotationsLiteral(node: Node): node is ObjectLiteralExpressio
   if (!Node.isObjectLiteralExpression(node)) return false;
   const props = node.getProperties();
   // An annotation's values are booleans and strings; a schema's are validators (`{ title: z.string() }`).
-  return props.length > 0 && props.every((p) => {
-    if (Node.isShorthandPropertyAssignment(p)) return ANNOTATION_KEYS.has(p.getName());
-    if (!Node.isPropertyAssignment(p) || !ANNOTATION_KEYS.has(p.getName())) return false;
-    const value = p.getInitializer();
-    return !!value && !Node.isCallExpression(value) && !Node.isObjectLiteralExpression(value) && !Node.isPropertyAccessExpression(value);
-  });
+  return (
+    props.length > 0 &&
+    props.every((p) => {
+      if (Node.isShorthandPropertyAssignment(p)) return ANNOTATION_KEYS.has(p.getName());
+      if (!Node.isPropertyAssignment(p) || !ANNOTATION_KEYS.has(p.getName())) return false;
+      const value = p.getInitializer();
+      return !!value && !Node.isCallExpression(value) && !Node.isObjectLiteralExpression(value) && !Node.isPropertyAccessExpression(value);
+    })
+  );
 }
 
 function propertyInitializer(object: ObjectLiteralExpression, key: string): Node | undefined {
@@ -59,7 +62,14 @@ export function toolRegistrations(file: SourceFile): ToolRegistration[] {
       if (!isFunctionLike(resolveHandler(args[callbackIndex])) || !isNameArg(args[0])) continue;
       const middle = args.slice(1, callbackIndex);
       const annotations = middle.find(isAnnotationsLiteral);
-      tools.push({ form: 'tool', node: call, name: nameOf(args[0]), handler: resolveHandler(args[callbackIndex]), annotations, callbackIndex });
+      tools.push({
+        form: 'tool',
+        node: call,
+        name: nameOf(args[0]),
+        handler: resolveHandler(args[callbackIndex]),
+        annotations,
+        callbackIndex,
+      });
     } else if (method === 'registerTool' && args.length >= 2 && isNameArg(args[0])) {
       const config = Node.isObjectLiteralExpression(args[1]) ? args[1] : undefined;
       const annotationsNode = config ? propertyInitializer(config, 'annotations') : undefined;
@@ -100,7 +110,12 @@ export function toolRegistrations(file: SourceFile): ToolRegistration[] {
 }
 
 function isNameArg(node: Node): boolean {
-  return Node.isStringLiteral(node) || Node.isNoSubstitutionTemplateLiteral(node) || Node.isIdentifier(node) || Node.isPropertyAccessExpression(node);
+  return (
+    Node.isStringLiteral(node) ||
+    Node.isNoSubstitutionTemplateLiteral(node) ||
+    Node.isIdentifier(node) ||
+    Node.isPropertyAccessExpression(node)
+  );
 }
 
 /** Hint keys the author wrote (any value). */

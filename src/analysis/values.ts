@@ -116,10 +116,18 @@ function originsOfWrites(declaration: Node, name: string, depth: number, seen: S
       origins.push(...valueOrigins(holder.getRight(), depth + 1, seen));
     } else if (Node.isElementAccessExpression(holder) && holder.getExpression() === target) {
       const assignment = holder.getParent();
-      if (Node.isBinaryExpression(assignment) && assignment.getLeft() === holder && assignment.getOperatorToken().getKind() === SyntaxKind.EqualsToken) {
+      if (
+        Node.isBinaryExpression(assignment) &&
+        assignment.getLeft() === holder &&
+        assignment.getOperatorToken().getKind() === SyntaxKind.EqualsToken
+      ) {
         origins.push(...valueOrigins(assignment.getRight(), depth + 1, seen));
       }
-    } else if (Node.isPropertyAccessExpression(holder) && holder.getExpression() === target && /^(?:set|push|unshift)$/.test(holder.getName())) {
+    } else if (
+      Node.isPropertyAccessExpression(holder) &&
+      holder.getExpression() === target &&
+      /^(?:set|push|unshift)$/.test(holder.getName())
+    ) {
       const call = holder.getParent();
       if (Node.isCallExpression(call)) {
         const args = call.getArguments();

@@ -21,7 +21,9 @@ export function checkExitCode(result: AnyResult, gate: GateOptions = {}): number
 
 export function applyExitCode(result: AnyResult): number {
   if (!isApplyResult(result)) return checkExitCode(result);
-  const failed = result.problems.some((p) => p.kind === 'invalid-output' || p.kind === 'write' || p.kind === 'transform' || p.kind === 'dirty');
+  const failed = result.problems.some(
+    (p) => p.kind === 'invalid-output' || p.kind === 'write' || p.kind === 'transform' || p.kind === 'dirty',
+  );
   if (failed) return EXIT_FAILURE;
   if (result.dryRun && result.changes.length > 0) return EXIT_FINDINGS;
   return EXIT_OK;

@@ -83,7 +83,12 @@ export async function main(argv: string[]): Promise<number> {
     .command(
       'check [paths..]',
       'Find deprecated MCP transport constructs; exit 1 while error findings remain (the CI gate)',
-      (y) => commonOptions(y).option('max-warnings', { type: 'number', default: -1, describe: 'Also fail when warnings exceed this count (-1: never)' }),
+      (y) =>
+        commonOptions(y).option('max-warnings', {
+          type: 'number',
+          default: -1,
+          describe: 'Also fail when warnings exceed this count (-1: never)',
+        }),
       (args) => {
         const result = check(scanOptions(args as unknown as CommonArgs));
         emit(result, args as unknown as CommonArgs);
@@ -95,12 +100,33 @@ export async function main(argv: string[]): Promise<number> {
       'Rewrite to stateless single-endpoint Streamable HTTP and print the migration report',
       (y) =>
         commonOptions(y)
-          .option('dry-run', { alias: 'n', type: 'boolean', default: false, describe: 'Write nothing; print the unified diff; exit 1 when changes are pending' })
+          .option('dry-run', {
+            alias: 'n',
+            type: 'boolean',
+            default: false,
+            describe: 'Write nothing; print the unified diff; exit 1 when changes are pending',
+          })
           .option('unsafe', { type: 'boolean', default: false, describe: 'Also apply unsafe fixes (e.g. binding 127.0.0.1)' })
-          .option('allow-dirty', { type: 'boolean', default: false, describe: 'Write even when the files to change have uncommitted git changes' })
-          .option('target', { choices: TARGETS, default: DEFAULT_TARGET, describe: 'Protocol revision to migrate to: 2026-07-28 (v2 SDK packages, createMcpHandler) or 2025-11-25 (stay on the v1 SDK)' })
-          .option('legacy', { choices: ['stateless', 'reject'] as const, default: 'stateless' as const, describe: "2026-07-28 target: serve 2025-era clients statelessly, or reject them" })
-          .option('endpoint', { type: 'string', default: '/mcp', describe: 'Endpoint path for servers that only had the legacy HTTP+SSE transport' }),
+          .option('allow-dirty', {
+            type: 'boolean',
+            default: false,
+            describe: 'Write even when the files to change have uncommitted git changes',
+          })
+          .option('target', {
+            choices: TARGETS,
+            default: DEFAULT_TARGET,
+            describe: 'Protocol revision to migrate to: 2026-07-28 (v2 SDK packages, createMcpHandler) or 2025-11-25 (stay on the v1 SDK)',
+          })
+          .option('legacy', {
+            choices: ['stateless', 'reject'] as const,
+            default: 'stateless' as const,
+            describe: '2026-07-28 target: serve 2025-era clients statelessly, or reject them',
+          })
+          .option('endpoint', {
+            type: 'string',
+            default: '/mcp',
+            describe: 'Endpoint path for servers that only had the legacy HTTP+SSE transport',
+          }),
       (args) => {
         const common = args as unknown as CommonArgs;
         // Loaded on demand: `check` never pays for jscodeshift and the transforms.

@@ -43,7 +43,9 @@ export function loadConfig(argv: string[], cwd: string): Config | undefined {
   try {
     text = fs.readFileSync(absolute, 'utf8');
   } catch (error) {
-    throw new UsageError(`${file}: cannot read the configuration file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    throw new UsageError(
+      `${file}: cannot read the configuration file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    );
   }
   return parseConfig(text, file);
 }
@@ -57,16 +59,20 @@ export function parseConfig(text: string, file: string): Config {
     const where = position === undefined ? '' : ` at ${lineColumn(text, Number(position))}`;
     throw new UsageError(`${file}: not valid JSON${where}: ${(error as Error).message}`);
   }
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new UsageError(`${file}: the configuration must be a JSON object`);
+  if (typeof data !== 'object' || data === null || Array.isArray(data))
+    throw new UsageError(`${file}: the configuration must be a JSON object`);
   const config: Config = {};
   for (const [key, value] of Object.entries(data as Record<string, unknown>)) {
     if (key === '$schema') continue;
     const spec = SCHEMA[key];
     if (!spec) throw new UsageError(`${file}: unknown key "${key}" (allowed: ${Object.keys(SCHEMA).join(', ')})`);
-    const ok =
-      spec.kind === 'string[]' ? Array.isArray(value) && value.every((v) => typeof v === 'string') : typeof value === spec.kind;
-    if (!ok) throw new UsageError(`${file}: "${key}" must be ${spec.kind === 'string[]' ? 'an array of strings' : `a ${spec.kind}`}, got ${JSON.stringify(value)}`);
-    if (spec.values && !spec.values.includes(value as string)) throw new UsageError(`${file}: "${key}" must be one of ${spec.values.join(', ')}, got ${JSON.stringify(value)}`);
+    const ok = spec.kind === 'string[]' ? Array.isArray(value) && value.every((v) => typeof v === 'string') : typeof value === spec.kind;
+    if (!ok)
+      throw new UsageError(
+        `${file}: "${key}" must be ${spec.kind === 'string[]' ? 'an array of strings' : `a ${spec.kind}`}, got ${JSON.stringify(value)}`,
+      );
+    if (spec.values && !spec.values.includes(value as string))
+      throw new UsageError(`${file}: "${key}" must be one of ${spec.values.join(', ')}, got ${JSON.stringify(value)}`);
     config[key] = value as Config[string];
   }
   return config;

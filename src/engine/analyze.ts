@@ -122,8 +122,16 @@ function localImports(file: SourceFile, byPath: Map<string, SourceFile>): Source
     const dir = file.getDirectoryPath();
     for (const match of text.matchAll(/require\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g)) {
       const base = `${dir}/${match[1]}`.replace(/\/\.\//g, '/');
-      const normalized = base.split('/').reduce<string[]>((parts, part) => (part === '..' ? parts.slice(0, -1) : [...parts, part]), []).join('/');
-      for (const candidate of [normalized, ...['.js', '.cjs', '.mjs', '.ts', '.cts', '.mts', '/index.js', '/index.ts'].map((ext) => normalized.replace(/\.(?:c|m)?js$/, '') + ext)]) {
+      const normalized = base
+        .split('/')
+        .reduce<string[]>((parts, part) => (part === '..' ? parts.slice(0, -1) : [...parts, part]), [])
+        .join('/');
+      for (const candidate of [
+        normalized,
+        ...['.js', '.cjs', '.mjs', '.ts', '.cts', '.mts', '/index.js', '/index.ts'].map(
+          (ext) => normalized.replace(/\.(?:c|m)?js$/, '') + ext,
+        ),
+      ]) {
         const target = byPath.get(candidate);
         if (target) {
           targets.push(target);

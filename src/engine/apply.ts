@@ -91,7 +91,13 @@ export function migrateSources(sources: SourceInput[], options: MigrateOptions =
   let analysis = options.initialAnalysis ?? analyzeSources(sources, rules);
   for (const source of sources) {
     const found = analysis.files.find((f) => f.relPath === source.relPath)?.findings ?? [];
-    files.set(source.relPath, { source, foundRules: new Set(found.map((f) => f.ruleId)), original: source.text, text: source.text, transformIds: new Set() });
+    files.set(source.relPath, {
+      source,
+      foundRules: new Set(found.map((f) => f.ruleId)),
+      original: source.text,
+      text: source.text,
+      transformIds: new Set(),
+    });
   }
   const problems: FileProblem[] = [];
   const target = options.target ?? DEFAULT_TARGET;
@@ -126,7 +132,12 @@ export function migrateSources(sources: SourceInput[], options: MigrateOptions =
     const working = files.get(fileAnalysis.relPath)!;
     if (working.failed || fileAnalysis.parseError) continue;
     const leftovers = fileAnalysis.findings.filter(
-      (f) => f.fix === 'auto' && f.severity !== 'info' && fixedByRunTransforms.has(f.ruleId) && !f.data?.marker && !markedNear(fileAnalysis.findings, f),
+      (f) =>
+        f.fix === 'auto' &&
+        f.severity !== 'info' &&
+        fixedByRunTransforms.has(f.ruleId) &&
+        !f.data?.marker &&
+        !markedNear(fileAnalysis.findings, f),
     );
     if (leftovers.length === 0) continue;
     stale = runTransform(markLeftovers, working, leftovers, localOptions, problems) || stale;
@@ -158,7 +169,10 @@ export function migrateSources(sources: SourceInput[], options: MigrateOptions =
 function sdkSurfaceStep(files: Map<string, WorkingFile>, analysis: Analysis, manifests: Map<string, string>, problems: FileProblem[]) {
   // Files that do not parse are left alone here too (the scan already reported them).
   const unparsed = new Set(analysis.files.filter((f) => f.parseError).map((f) => f.relPath));
-  const surface = migrateSdkSurface({ files: new Map([...files].filter(([rel, w]) => !w.failed && !unparsed.has(rel)).map(([rel, w]) => [rel, w.text])), manifests });
+  const surface = migrateSdkSurface({
+    files: new Map([...files].filter(([rel, w]) => !w.failed && !unparsed.has(rel)).map(([rel, w]) => [rel, w.text])),
+    manifests,
+  });
   let changed = false;
   let broke = false;
   for (const [rel, text] of surface.files) {
@@ -168,7 +182,11 @@ function sdkSurfaceStep(files: Map<string, WorkingFile>, analysis: Analysis, man
     const broken = syntaxError(createProject().createSourceFile(working.source.absPath, text, { overwrite: true }));
     if (broken) {
       broke = true;
-      working.failed = { file: rel, kind: 'invalid-output', message: `the v1→v2 SDK codemod produced code that does not parse (${broken}); file left unchanged` };
+      working.failed = {
+        file: rel,
+        kind: 'invalid-output',
+        message: `the v1→v2 SDK codemod produced code that does not parse (${broken}); file left unchanged`,
+      };
       working.text = working.original;
       problems.push(working.failed);
     } else {
@@ -196,7 +214,13 @@ export function apply(options: ApplyOptions): ApplyResult {
     return { absPath: loaded.absPath, relPath: loaded.relPath, text: crlf ? loaded.text.replace(/\r\n/g, '\n') : loaded.text };
   });
   const rules = selectRules(options.rules, options.skipRules);
-  const owners = target === '2026-07-28' ? ownerManifests(scanned.root, scanned.sources.map((s) => s.absPath)) : { inside: new Map<string, string>(), outside: new Set<string>() };
+  const owners =
+    target === '2026-07-28'
+      ? ownerManifests(
+          scanned.root,
+          scanned.sources.map((s) => s.absPath),
+        )
+      : { inside: new Map<string, string>(), outside: new Set<string>() };
   const manifestPaths = owners.inside;
   const manifestTexts = new Map([...manifestPaths].map(([rel, abs]) => [rel, fs.readFileSync(abs, 'utf8')]));
   const migration = migrateSources(sources, {
@@ -226,7 +250,11 @@ export function apply(options: ApplyOptions): ApplyResult {
   for (const [rel, before] of manifestTexts) {
     const after = migration.manifests.get(rel) ?? before;
     if (after === before) continue;
-    manifestChanges.push({ file: rel, ruleIds: ['sdk-v2-surface'], diff: createTwoFilesPatch(`a/${rel}`, `b/${rel}`, before, after, '', '', { context: 3 }) });
+    manifestChanges.push({
+      file: rel,
+      ruleIds: ['sdk-v2-surface'],
+      diff: createTwoFilesPatch(`a/${rel}`, `b/${rel}`, before, after, '', '', { context: 3 }),
+    });
   }
   changes.sort((a, b) => a.file.localeCompare(b.file));
   const loadedByRel = new Map(scanned.sources.map((l) => [l.relPath, l]));
@@ -235,7 +263,8 @@ export function apply(options: ApplyOptions): ApplyResult {
     const loaded = loadedByRel.get(change.file)!;
     targets.set(change.file, { absPath: loaded.absPath, text: migration.outputs.get(change.file)!, source: loaded.source });
   }
-  for (const change of manifestChanges) targets.set(change.file, { absPath: manifestPaths.get(change.file)!, text: migration.manifests.get(change.file)! });
+  for (const change of manifestChanges)
+    targets.set(change.file, { absPath: manifestPaths.get(change.file)!, text: migration.manifests.get(change.file)! });
   const allChanges = [...changes, ...manifestChanges];
   if (!options.dryRun) writeChanges(targets, allChanges, options, problems);
   return {
@@ -247,9 +276,20 @@ export function apply(options: ApplyOptions): ApplyResult {
     manual: [
       ...manualItems(after.findings),
       ...migration.surfaceNotes,
-      ...manifestChanges.map((c) => ({ file: c.file, line: 1, ruleId: 'sdk-v2-surface', message: 'Dependencies changed to the v2 SDK packages: run your package manager\'s install.' })),
+      ...manifestChanges.map((c) => ({
+        file: c.file,
+        line: 1,
+        ruleId: 'sdk-v2-surface',
+        message: "Dependencies changed to the v2 SDK packages: run your package manager's install.",
+      })),
       ...(migration.outputs.size > 0 && changes.length > 0
-        ? [...owners.outside].map((manifest) => ({ file: manifest, line: 1, ruleId: 'sdk-v2-surface', message: 'This package.json is outside the scanned root and was not edited: add the v2 packages the migrated code imports (@modelcontextprotocol/server, /node, /express) and drop @modelcontextprotocol/sdk once nothing imports it.' }))
+        ? [...owners.outside].map((manifest) => ({
+            file: manifest,
+            line: 1,
+            ruleId: 'sdk-v2-surface',
+            message:
+              'This package.json is outside the scanned root and was not edited: add the v2 packages the migrated code imports (@modelcontextprotocol/server, /node, /express) and drop @modelcontextprotocol/sdk once nothing imports it.',
+          }))
         : []),
     ],
     endpoints: servedEndpoints(migration.analysis, new Set(changes.map((c) => c.file))),
@@ -266,21 +306,41 @@ function bindsLoopbackOnly(analysis: Analysis): true | undefined {
 }
 
 function reanalyze(files: Map<string, WorkingFile>, rules: readonly Rule[]): Analysis {
-  return analyzeSources([...files.values()].map((w) => ({ ...w.source, text: w.text })), rules);
+  return analyzeSources(
+    [...files.values()].map((w) => ({ ...w.source, text: w.text })),
+    rules,
+  );
 }
 
 /** Returns whether the file changed. */
-function runTransform(transform: TransformModule, working: WorkingFile, findings: Finding[], options: MigrateOptions, problems: FileProblem[]): boolean {
+function runTransform(
+  transform: TransformModule,
+  working: WorkingFile,
+  findings: Finding[],
+  options: MigrateOptions,
+  problems: FileProblem[],
+): boolean {
   const filePath = working.source.absPath;
   const j = jscodeshift.withParser(parserFor(filePath));
   const api = { j, jscodeshift: j, stats: () => undefined, report: () => undefined };
   let output: string | undefined | null;
   try {
     // Test-only fault injection seam (never set in real use): MCP_MIGRATE_FAULT_TRANSFORM=<relPath> makes every transform throw on that file.
-    if (process.env.MCP_MIGRATE_FAULT_TRANSFORM === working.source.relPath) throw new Error('injected transform fault (MCP_MIGRATE_FAULT_TRANSFORM)');
-    output = transform.run({ path: filePath, source: working.text }, api, { findings, endpoint: options.endpoint, target: options.target ?? DEFAULT_TARGET, legacy: options.legacy, localServer: options.localServer });
+    if (process.env.MCP_MIGRATE_FAULT_TRANSFORM === working.source.relPath)
+      throw new Error('injected transform fault (MCP_MIGRATE_FAULT_TRANSFORM)');
+    output = transform.run({ path: filePath, source: working.text }, api, {
+      findings,
+      endpoint: options.endpoint,
+      target: options.target ?? DEFAULT_TARGET,
+      legacy: options.legacy,
+      localServer: options.localServer,
+    });
   } catch (error) {
-    working.failed = { file: working.source.relPath, kind: 'transform', message: `${transform.id} failed: ${(error as Error).message}; file left unchanged` };
+    working.failed = {
+      file: working.source.relPath,
+      kind: 'transform',
+      message: `${transform.id} failed: ${(error as Error).message}; file left unchanged`,
+    };
     working.text = working.original;
     problems.push(working.failed);
     return true;
@@ -290,7 +350,11 @@ function runTransform(transform: TransformModule, working: WorkingFile, findings
   if (process.env.MCP_MIGRATE_FAULT_OUTPUT === working.source.relPath) output += '\n}}} (';
   const broken = syntaxError(createProject().createSourceFile(filePath, output, { overwrite: true }));
   if (broken) {
-    working.failed = { file: working.source.relPath, kind: 'invalid-output', message: `${transform.id} produced code that does not parse (${broken}); file left unchanged` };
+    working.failed = {
+      file: working.source.relPath,
+      kind: 'invalid-output',
+      message: `${transform.id} produced code that does not parse (${broken}); file left unchanged`,
+    };
     working.text = working.original;
     problems.push(working.failed);
     return true;
@@ -302,7 +366,12 @@ function runTransform(transform: TransformModule, working: WorkingFile, findings
 
 /** A marker of the same rule already stands on the finding's line or the line above it. */
 function markedNear(findings: Finding[], finding: Finding): boolean {
-  return findings.some((m) => m.data?.marker && m.ruleId === finding.ruleId && (m.line === finding.line || m.line === finding.line - 1 || m.endLine === finding.line - 1));
+  return findings.some(
+    (m) =>
+      m.data?.marker &&
+      m.ruleId === finding.ruleId &&
+      (m.line === finding.line || m.line === finding.line - 1 || m.endLine === finding.line - 1),
+  );
 }
 
 const markLeftovers: TransformModule = { id: markLeftoversId, rules: [], level: 'auto', run: markLeftoversRun };
@@ -311,13 +380,23 @@ function rulesOf(transformIds: Set<string>): string[] {
   return allTransforms.filter((t) => transformIds.has(t.id)).flatMap((t) => t.rules);
 }
 
-function writeChanges(targets: Map<string, { absPath: string; text: string; source?: LoadedSource['source'] }>, changes: FileChange[], options: ApplyOptions, problems: FileProblem[]): void {
+function writeChanges(
+  targets: Map<string, { absPath: string; text: string; source?: LoadedSource['source'] }>,
+  changes: FileChange[],
+  options: ApplyOptions,
+  problems: FileProblem[],
+): void {
   const absPaths = changes.map((c) => targets.get(c.file)!.absPath);
   if (!options.allowDirty) {
     const dirty = new Set(dirtyFiles(path.dirname(absPaths[0] ?? '.'), absPaths));
     if (dirty.size > 0) {
       for (const change of changes) {
-        if (dirty.has(targets.get(change.file)!.absPath)) problems.push({ file: change.file, kind: 'dirty', message: 'has uncommitted changes; commit or stash them, or pass --allow-dirty (nothing was written)' });
+        if (dirty.has(targets.get(change.file)!.absPath))
+          problems.push({
+            file: change.file,
+            kind: 'dirty',
+            message: 'has uncommitted changes; commit or stash them, or pass --allow-dirty (nothing was written)',
+          });
       }
       changes.length = 0;
       return;
@@ -329,7 +408,11 @@ function writeChanges(targets: Map<string, { absPath: string; text: string; sour
       writeFileAtomic(target.absPath, target.source ? writeSourceText(target.text, target.source) : target.text);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      problems.push({ file: changes[i].file, kind: 'write', message: `could not be written (${code ?? (error as Error).message}); left unchanged` });
+      problems.push({
+        file: changes[i].file,
+        kind: 'write',
+        message: `could not be written (${code ?? (error as Error).message}); left unchanged`,
+      });
       changes.splice(i, 1);
     }
   }

@@ -67,7 +67,19 @@ export const DEFAULT_EXTENSIONS: readonly string[] = Object.freeze(['.ts', '.tsx
 
 /** Directory names never entered during the walk (build output, dependencies, VCS and tool caches). */
 export const ALWAYS_SKIPPED_DIRS: ReadonlySet<string> = new Set([
-  'node_modules', '.git', '.hg', '.svn', 'dist', 'build', 'out', 'coverage', '.next', '.turbo', '.cache', '.wrangler', '.tmp',
+  'node_modules',
+  '.git',
+  '.hg',
+  '.svn',
+  'dist',
+  'build',
+  'out',
+  'coverage',
+  '.next',
+  '.turbo',
+  '.cache',
+  '.wrangler',
+  '.tmp',
 ]);
 
 const DECLARATION_SUFFIXES = ['.d.ts', '.d.mts', '.d.cts'];
@@ -140,7 +152,7 @@ function commonAncestor(dirs: string[]): string {
 
 /** Nearest directory at or above `dir` that holds `.git` (a directory, or a file in worktrees and submodules). */
 function findWorkTree(dir: string): string | undefined {
-  for (let current = dir; ; ) {
+  for (let current = dir; ;) {
     if (fs.existsSync(path.join(current, '.git'))) return current;
     const parent = path.dirname(current);
     if (parent === current) return undefined;
@@ -203,8 +215,7 @@ export function discover(options: DiscoverOptions): Discovery {
   const isExcluded = compileGlobs(options.exclude) ?? (() => false);
   const isIncluded = compileGlobs(options.include) ?? (() => true);
   /** Name- and glob-based file filters (everything but .gitignore). */
-  const fileWanted = (name: string, relPath: string): boolean =>
-    hasWantedExtension(name) && !isExcluded(relPath) && isIncluded(relPath);
+  const fileWanted = (name: string, relPath: string): boolean => hasWantedExtension(name) && !isExcluded(relPath) && isIncluded(relPath);
 
   // --- .gitignore ---------------------------------------------------------------------------
   const problems: FileProblem[] = [];
@@ -320,7 +331,11 @@ export function discover(options: DiscoverOptions): Discovery {
     try {
       entries = fs.readdirSync(dirAbs, { withFileTypes: true });
     } catch (error) {
-      problems.push({ file: dirRel === '' ? '.' : dirRel, kind: 'unreadable', message: `cannot read directory (${errorCode(error)}); skipped` });
+      problems.push({
+        file: dirRel === '' ? '.' : dirRel,
+        kind: 'unreadable',
+        message: `cannot read directory (${errorCode(error)}); skipped`,
+      });
       return;
     }
     let chain = parentChain;

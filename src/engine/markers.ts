@@ -18,7 +18,12 @@ export function findMarkers(relPath: string, sourceFile: SourceFile): Finding[] 
   if (!text.includes('mcp-migrate:') && !text.includes('@mcp-codemod-error')) return findings;
   const matches = [
     ...[...text.matchAll(MARKER_PATTERN)].map((m) => ({ index: m.index!, length: m[0].length, ruleId: m[1], message: m[2] })),
-    ...[...text.matchAll(CODEMOD_MARKER)].map((m) => ({ index: m.index!, length: m[0].length, ruleId: SDK_SURFACE_RULE, message: `(from @modelcontextprotocol/codemod) ${m[1]}` })),
+    ...[...text.matchAll(CODEMOD_MARKER)].map((m) => ({
+      index: m.index!,
+      length: m[0].length,
+      ruleId: SDK_SURFACE_RULE,
+      message: `(from @modelcontextprotocol/codemod) ${m[1]}`,
+    })),
   ];
   for (const match of matches) {
     const start = sourceFile.getLineAndColumnAtPos(match.index);

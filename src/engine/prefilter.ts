@@ -43,7 +43,10 @@ function escapeRegExp(text: string): string {
 // One alternation, compiled once. Longer markers first so that the reported match (if anyone
 // ever uses exec) is the most specific one; for `test` the order does not matter.
 const MARKER_PATTERN = new RegExp(
-  [...MCP_MARKERS].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|'),
+  [...MCP_MARKERS]
+    .sort((a, b) => b.length - a.length)
+    .map(escapeRegExp)
+    .join('|'),
   'i',
 );
 

@@ -74,7 +74,15 @@ export function scan(options: ScanOptions): Scan {
   for (const file of analysis.files) {
     if (file.parseError) problems.push({ file: file.relPath, kind: 'parse', message: `does not parse: ${file.parseError}` });
   }
-  return { root: discovery.root, filesScanned: discovery.files.length, filesSkipped, sources: guarded.sources, analysis, problems, startedAt };
+  return {
+    root: discovery.root,
+    filesScanned: discovery.files.length,
+    filesSkipped,
+    sources: guarded.sources,
+    analysis,
+    problems,
+    startedAt,
+  };
 }
 
 /**

@@ -62,7 +62,15 @@ export function migrateSdkSurface(input: SurfaceInput): SurfaceResult {
   return result;
 }
 
-function runOnePackage(codemod: Codemod, migration: NonNullable<ReturnType<Codemod['getMigration']>>, input: SurfaceInput, result: SurfaceResult, dir: string, files: string[], manifest: string | undefined): void {
+function runOnePackage(
+  codemod: Codemod,
+  migration: NonNullable<ReturnType<Codemod['getMigration']>>,
+  input: SurfaceInput,
+  result: SurfaceResult,
+  dir: string,
+  files: string[],
+  manifest: string | undefined,
+): void {
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-migrate-v2-'));
   const local = (rel: string) => (dir ? path.posix.relative(dir, rel) : rel);
   try {
@@ -93,9 +101,18 @@ function runOnePackage(codemod: Codemod, migration: NonNullable<ReturnType<Codem
       const imported = importedV2Packages(files.map((rel) => result.files.get(rel)!));
       result.manifests.set(manifest, addMissingDependencies(edited, imported));
     }
-    result.diagnostics.push(...run.diagnostics.map((d) => ({ file: toRel(d.file), line: d.line, level: d.level as SurfaceDiagnostic['level'], message: d.message })));
+    result.diagnostics.push(
+      ...run.diagnostics.map((d) => ({
+        file: toRel(d.file),
+        line: d.line,
+        level: d.level as SurfaceDiagnostic['level'],
+        message: d.message,
+      })),
+    );
     result.manifestWarnings.push(
-      ...(run.packageJsonChanges ?? []).filter((change) => change.applied).flatMap((change) => (change.warnings ?? []).map((message) => ({ manifest: toRel(change.packageJsonPath), message }))),
+      ...(run.packageJsonChanges ?? [])
+        .filter((change) => change.applied)
+        .flatMap((change) => (change.warnings ?? []).map((message) => ({ manifest: toRel(change.packageJsonPath), message }))),
     );
   } finally {
     fs.rmSync(scratch, { recursive: true, force: true });
@@ -152,7 +169,13 @@ export function requiresToImports(text: string): string | undefined {
   if (/^\s*import\s/m.test(text) || !/require\((['"])@modelcontextprotocol\/sdk\//.test(text)) return undefined;
   return text.replace(TOP_REQUIRE, (_all, indent: string, binding: string, quote: string, specifier: string) => {
     const names = binding.startsWith('{')
-      ? `{ ${binding.slice(1, -1).split(',').map((part) => part.trim()).filter(Boolean).map((part) => part.replace(/\s*:\s*/, ' as ')).join(', ')} }`
+      ? `{ ${binding
+          .slice(1, -1)
+          .split(',')
+          .map((part) => part.trim())
+          .filter(Boolean)
+          .map((part) => part.replace(/\s*:\s*/, ' as '))
+          .join(', ')} }`
       : `* as ${binding}`;
     return `${indent}import ${names} from ${quote}${specifier}${quote};`;
   });
@@ -160,10 +183,19 @@ export function requiresToImports(text: string): string | undefined {
 
 /** The way back, for every import the codemod left or added in a bridged CommonJS file. */
 export function importsToRequires(text: string): string {
-  return text.replace(/^([ \t]*)import\s+(\{[^}]*\}|\*\s+as\s+[\w$]+)\s+from\s+(['"])([^'"]+)\3;?[ \t]*$/gm, (_all, indent: string, names: string, quote: string, specifier: string) => {
-    const binding = names.startsWith('{')
-      ? `{ ${names.slice(1, -1).split(',').map((part) => part.trim()).filter(Boolean).map((part) => part.replace(/^type\s+/, '').replace(/\s+as\s+/, ': ')).join(', ')} }`
-      : names.replace(/^\*\s+as\s+/, '');
-    return `${indent}const ${binding} = require(${quote}${specifier}${quote});`;
-  });
+  return text.replace(
+    /^([ \t]*)import\s+(\{[^}]*\}|\*\s+as\s+[\w$]+)\s+from\s+(['"])([^'"]+)\3;?[ \t]*$/gm,
+    (_all, indent: string, names: string, quote: string, specifier: string) => {
+      const binding = names.startsWith('{')
+        ? `{ ${names
+            .slice(1, -1)
+            .split(',')
+            .map((part) => part.trim())
+            .filter(Boolean)
+            .map((part) => part.replace(/^type\s+/, '').replace(/\s+as\s+/, ': '))
+            .join(', ')} }`
+        : names.replace(/^\*\s+as\s+/, '');
+      return `${indent}const ${binding} = require(${quote}${specifier}${quote});`;
+    },
+  );
 }

@@ -33,9 +33,7 @@ export function parseSuppressions(relPath: string, text: string): Suppression[] 
 export function applySuppressions(findings: Finding[], suppressions: Suppression[], relPath: string): Finding[] {
   const kept: Finding[] = [];
   for (const finding of findings) {
-    const suppression = suppressions.find(
-      (s) => s.ruleId === finding.ruleId && (s.kind === 'file' || s.line + 1 === finding.line),
-    );
+    const suppression = suppressions.find((s) => s.ruleId === finding.ruleId && (s.kind === 'file' || s.line + 1 === finding.line));
     if (suppression) suppression.used += 1;
     else kept.push(finding);
   }

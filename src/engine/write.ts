@@ -151,7 +151,9 @@ export function dirtyFiles(root: string, absPaths: string[]): string[] {
   const top = spawnSync('git', ['-C', root, 'rev-parse', '--show-toplevel'], { encoding: 'utf8' });
   if (top.status !== 0 || !top.stdout.trim()) return [];
   const topLevel = fs.realpathSync(top.stdout.trim());
-  const status = spawnSync('git', ['-C', topLevel, 'status', '--porcelain', '-z', '--', ...absPaths.map((p) => fs.realpathSync(p))], { encoding: 'utf8' });
+  const status = spawnSync('git', ['-C', topLevel, 'status', '--porcelain', '-z', '--', ...absPaths.map((p) => fs.realpathSync(p))], {
+    encoding: 'utf8',
+  });
   if (status.status !== 0) return [];
   const dirty = new Set<string>();
   for (const entry of status.stdout.split('\0')) {

@@ -48,5 +48,7 @@ export function paint(color: boolean): Paint {
  * newline and tab (ESC above all) are shown as `\xNN` instead of being sent to the terminal.
  */
 export function terminalSafe(s: string): string {
-  return s.replace(/\r\n/g, '\n').replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+  return s
+    .replace(/\r\n/g, '\n')
+    .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }

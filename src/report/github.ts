@@ -42,7 +42,16 @@ export function renderGithub(input: AnyResult, _options: ReportOptions): string 
     );
   }
   for (const p of result.problems) {
-    lines.push(command('warning', [['file', p.file], ['title', `mcp-migrate ${p.kind}`]], p.message));
+    lines.push(
+      command(
+        'warning',
+        [
+          ['file', p.file],
+          ['title', `mcp-migrate ${p.kind}`],
+        ],
+        p.message,
+      ),
+    );
   }
   return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
 }

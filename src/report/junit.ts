@@ -7,7 +7,8 @@ import type { ReportOptions } from './options';
 import { compareStrings, sortResult } from './sort';
 
 /** Characters XML 1.0 forbids outright (C0 controls but tab/LF/CR, lone surrogates, U+FFFE/U+FFFF). */
-const INVALID_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const INVALID_XML =
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 /** Escapes element text. Forbidden characters become U+FFFD. */
 export function xmlText(s: string): string {
@@ -16,12 +17,7 @@ export function xmlText(s: string): string {
 
 /** Escapes an attribute value (double-quoted); tab, CR and LF are kept as character references. */
 export function xmlAttr(s: string): string {
-  return xmlText(s)
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&apos;')
-    .replace(/\t/g, '&#9;')
-    .replace(/\n/g, '&#10;')
-    .replace(/\r/g, '&#13;');
+  return xmlText(s).replace(/"/g, '&quot;').replace(/'/g, '&apos;').replace(/\t/g, '&#9;').replace(/\n/g, '&#10;').replace(/\r/g, '&#13;');
 }
 
 const PROBLEM_IS_ERROR: ReadonlySet<FileProblem['kind']> = new Set<FileProblem['kind']>([
@@ -86,14 +82,14 @@ function fileCase(file: string, findings: Finding[], problems: FileProblem[]): C
       continue;
     }
     c.failures++;
-    c.body.push(
-      `      <failure message="${xmlAttr(f.message)}" type="${xmlAttr(f.ruleId)}">${xmlText(findingBody(f))}</failure>`,
-    );
+    c.body.push(`      <failure message="${xmlAttr(f.message)}" type="${xmlAttr(f.ruleId)}">${xmlText(findingBody(f))}</failure>`);
   }
   for (const p of problems) {
     if (PROBLEM_IS_ERROR.has(p.kind)) {
       c.errors++;
-      c.body.push(`      <error message="${xmlAttr(p.message)}" type="${xmlAttr(p.kind)}">${xmlText(`${p.file}: ${p.kind}: ${p.message}`)}</error>`);
+      c.body.push(
+        `      <error message="${xmlAttr(p.message)}" type="${xmlAttr(p.kind)}">${xmlText(`${p.file}: ${p.kind}: ${p.message}`)}</error>`,
+      );
     } else {
       c.skipped++;
       c.body.push(`      <skipped message="${xmlAttr(`${p.kind}: ${p.message}`)}"/>`);

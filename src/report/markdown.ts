@@ -1,16 +1,7 @@
 // GitHub-flavoured Markdown fit for a pull-request body.
 import type { AnyResult, ApplyResult, Finding } from '../model';
 import { isApplyResult } from '../model';
-import {
-  NOTHING_TO_MIGRATE,
-  TOOL_NAME,
-  formatDuration,
-  groupBy,
-  isEmptyResult,
-  plural,
-  ruleMap,
-  severitiesOf,
-} from './common';
+import { NOTHING_TO_MIGRATE, TOOL_NAME, formatDuration, groupBy, isEmptyResult, plural, ruleMap, severitiesOf } from './common';
 import type { ReportOptions } from './options';
 import { compareStrings, sortResult } from './sort';
 
@@ -21,9 +12,7 @@ import { compareStrings, sortResult } from './sort';
  * Line breaks become `<br>` so a message stays in its list item or table cell.
  */
 export function escapeMarkdown(text: string): string {
-  return text
-    .replace(/[\\`*_[\]<>|~&$]/g, (c) => `\\${c}`)
-    .replace(/\r\n?|\n/g, '<br>');
+  return text.replace(/[\\`*_[\]<>|~&$]/g, (c) => `\\${c}`).replace(/\r\n?|\n/g, '<br>');
 }
 
 /**

@@ -29,11 +29,7 @@ interface Positioned {
 
 /** file, line, column: the part of the ordering every located item shares. */
 export function compareLocations(a: Positioned, b: Positioned): number {
-  return (
-    compareStrings(a.file, b.file) ||
-    compareNumbers(a.line, b.line) ||
-    compareNumbers(a.column ?? 0, b.column ?? 0)
-  );
+  return compareStrings(a.file, b.file) || compareNumbers(a.line, b.line) || compareNumbers(a.column ?? 0, b.column ?? 0);
 }
 
 /** file, line, column, ruleId — then end position and message so the order is total. */
@@ -100,9 +96,7 @@ export function sortEndpoints(endpoints: readonly ServedEndpoint[]): ServedEndpo
 }
 
 export function sortChanges(changes: readonly FileChange[]): FileChange[] {
-  return changes
-    .map((c) => ({ ...c, ruleIds: [...new Set(c.ruleIds)].sort(compareStrings) }))
-    .sort(compareChanges);
+  return changes.map((c) => ({ ...c, ruleIds: [...new Set(c.ruleIds)].sort(compareStrings) })).sort(compareChanges);
 }
 
 /** Record with its keys in code-unit order (JSON key order is insertion order). */

@@ -47,8 +47,7 @@ export function renderText(input: AnyResult, options: ReportOptions): string {
           p.bold(p.yellow('Unused suppressions:')),
           unused.map(
             (s) =>
-              `  ${safe(s.file)}:${s.line}  ${s.kind}  ${p.dim(safe(s.ruleId))}` +
-              (s.reason ? ` — ${indentRest(safe(s.reason), 4)}` : ''),
+              `  ${safe(s.file)}:${s.line}  ${s.kind}  ${p.dim(safe(s.ruleId))}` + (s.reason ? ` — ${indentRest(safe(s.reason), 4)}` : ''),
           ),
         ),
       );
@@ -114,7 +113,9 @@ function summaryLine(result: AnyResult, p: Paint): string {
   const counts =
     byRule.length > 0
       ? byRule.map(([rule, n]) => `${safe(rule)} ${n}`).join(', ')
-      : countByRule(result.findings).map(([rule, n]) => `${safe(rule)} ${n}`).join(', ') || 'none';
+      : countByRule(result.findings)
+          .map(([rule, n]) => `${safe(rule)} ${n}`)
+          .join(', ') || 'none';
   const skipped = s.filesSkipped > 0 ? `, ${s.filesSkipped} skipped` : '';
   return p.bold(
     `${plural(s.filesScanned, 'file')} scanned, ${s.filesParsed} parsed${skipped}, ${s.filesWithFindings} with findings; ` +

@@ -11,7 +11,7 @@ export const deleteSession: Rule = {
     doc:
       'With protocol sessions gone in revision 2026-07-28 there is no session to terminate: a server that supports only that ' +
       'revision SHOULD answer DELETE on the MCP endpoint with 405 Method Not Allowed. This rule finds DELETE routes (and ' +
-      'method-agnostic handlers) that reach the transport\'s `handleRequest`, and DELETE routes that read `mcp-session-id` to ' +
+      "method-agnostic handlers) that reach the transport's `handleRequest`, and DELETE routes that read `mcp-session-id` to " +
       'close a stored transport.',
     hint: 'Answer DELETE with 405 (`Allow: POST`); there is nothing to close per request beyond the response.',
     sources: [
@@ -33,9 +33,12 @@ export const deleteSession: Rule = {
         const where = context.routes[0]?.call ?? node;
         if (reported.has(where)) continue;
         reported.add(where);
-        report(where, context.methods === 'any'
-          ? 'DELETE session: a method-agnostic handler passes DELETE to the transport, which ends the session.'
-          : 'DELETE session: DELETE on the MCP endpoint terminates a protocol session.');
+        report(
+          where,
+          context.methods === 'any'
+            ? 'DELETE session: a method-agnostic handler passes DELETE to the transport, which ends the session.'
+            : 'DELETE session: DELETE on the MCP endpoint terminates a protocol session.',
+        );
       }
     }
   },

@@ -10,11 +10,14 @@ export const deprecatedTransportOptions: Rule = {
     severity: 'warning',
     fix: 'manual',
     doc:
-      'The SDK transports\' `allowedHosts`, `allowedOrigins` and `enableDnsRebindingProtection` options are deprecated ' +
+      "The SDK transports' `allowedHosts`, `allowedOrigins` and `enableDnsRebindingProtection` options are deprecated " +
       '("Use external middleware for host validation instead"): validation belongs in front of the transport, in ' +
-      'middleware such as the SDK\'s host/origin validation or `createMcpExpressApp()`.',
+      "middleware such as the SDK's host/origin validation or `createMcpExpressApp()`.",
     hint: 'Move the allow-lists to Host/Origin validation middleware in front of the MCP endpoint.',
-    sources: ['typescript-sdk v1.x src/server/webStandardStreamableHttp.ts (options @deprecated)', 'typescript-sdk v1.x src/server/sse.ts (options @deprecated)'],
+    sources: [
+      'typescript-sdk v1.x src/server/webStandardStreamableHttp.ts (options @deprecated)',
+      'typescript-sdk v1.x src/server/sse.ts (options @deprecated)',
+    ],
   },
   check({ facts, report }) {
     const constructions = [...facts.constructions('SSEServerTransport'), ...facts.constructions('StreamableHTTPServerTransport')];
@@ -42,7 +45,10 @@ function optionObjects(node: Node | undefined, depth: number, seen: Set<Node>): 
   if (!value || depth > MAX_DEPTH || seen.has(value)) return [];
   seen.add(value);
   if (Node.isObjectLiteralExpression(value)) {
-    const spreads = value.getProperties().filter(Node.isSpreadAssignment).flatMap((spread) => optionObjects(spread.getExpression(), depth + 1, seen));
+    const spreads = value
+      .getProperties()
+      .filter(Node.isSpreadAssignment)
+      .flatMap((spread) => optionObjects(spread.getExpression(), depth + 1, seen));
     return [value, ...spreads];
   }
   if (Node.isIdentifier(value)) {
@@ -71,7 +77,13 @@ function optionObjects(node: Node | undefined, depth: number, seen: Set<Node>): 
 
 function unwrap(node: Node | undefined): Node | undefined {
   let current = node;
-  while (current && (Node.isParenthesizedExpression(current) || Node.isAsExpression(current) || Node.isSatisfiesExpression(current) || Node.isNonNullExpression(current))) {
+  while (
+    current &&
+    (Node.isParenthesizedExpression(current) ||
+      Node.isAsExpression(current) ||
+      Node.isSatisfiesExpression(current) ||
+      Node.isNonNullExpression(current))
+  ) {
     current = current.getExpression();
   }
   return current;

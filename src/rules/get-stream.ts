@@ -30,15 +30,20 @@ export const getStream: Rule = {
         if (!methodsInclude(context.methods, 'GET')) continue;
         const where = context.routes[0]?.call ?? call;
         const agnostic = context.methods === 'any';
-        report(where, agnostic
-          ? 'Standalone GET stream: a method-agnostic handler passes GET (and DELETE) to `handleRequest`, which opens the standalone SSE stream.'
-          : 'Standalone GET stream: GET on the MCP endpoint is routed to `handleRequest`, which opens the standalone SSE stream.');
+        report(
+          where,
+          agnostic
+            ? 'Standalone GET stream: a method-agnostic handler passes GET (and DELETE) to `handleRequest`, which opens the standalone SSE stream.'
+            : 'Standalone GET stream: GET on the MCP endpoint is routed to `handleRequest`, which opens the standalone SSE stream.',
+        );
         break;
       }
     }
     for (const access of nodesOfKind(sourceFile, SyntaxKind.PropertyAccessExpression)) {
       if (access.getName() === 'closeStandaloneSSEStream') {
-        report(access, 'Standalone GET stream: `closeStandaloneSSEStream` manages the GET stream that stateless servers do not have.', { fix: 'manual' });
+        report(access, 'Standalone GET stream: `closeStandaloneSSEStream` manages the GET stream that stateless servers do not have.', {
+          fix: 'manual',
+        });
       }
     }
     if (!/jsonrpc/.test(sourceFile.getFullText()) || /event:\s*endpoint/.test(sourceFile.getFullText())) return;

@@ -23,7 +23,12 @@ export const idempotencyHint: Rule = {
       const hints = toolHints(tool);
       // `undefined`: the annotations come from somewhere we cannot read (a call, an unresolved import): stay silent.
       if (!hints || hints.has('readOnlyHint') || hints.has('idempotentHint')) continue;
-      const site = tool.form === 'list-literal' ? tool.node : Node.isCallExpression(tool.node) ? tool.node.getArguments()[0] ?? tool.node : tool.node;
+      const site =
+        tool.form === 'list-literal'
+          ? tool.node
+          : Node.isCallExpression(tool.node)
+            ? (tool.node.getArguments()[0] ?? tool.node)
+            : tool.node;
       const inference = tool.handler ? inferToolEffects(tool.handler) : undefined;
       const evidence = inference?.evidence ?? 'retry-unsafe: review: the handler is not visible at this tool literal';
       const message = `Tool \`${tool.name}\` has no readOnlyHint/idempotentHint: clients cannot tell whether re-issuing a dropped call is safe (${evidence}).`;
@@ -55,7 +60,12 @@ function hintsCanBeWrittenInline(tool: ToolRegistration): boolean {
       return !!annotations; // a schema constant is fine once the annotations are identified
     });
   }
-  const config = tool.form === 'list-literal' ? tool.node : Node.isCallExpression(tool.node) ? tool.node.getArguments()[tool.form === 'addTool' ? 0 : 1] : undefined;
+  const config =
+    tool.form === 'list-literal'
+      ? tool.node
+      : Node.isCallExpression(tool.node)
+        ? tool.node.getArguments()[tool.form === 'addTool' ? 0 : 1]
+        : undefined;
   if (!config || !Node.isObjectLiteralExpression(config)) return false;
   const property = config.getProperty('annotations');
   if (!property) return !config.getProperties().some(Node.isSpreadAssignment);
@@ -74,13 +84,22 @@ export function toolHints(tool: ToolRegistration): Set<string> | undefined {
     if (annotations === 'unknown') return undefined;
     return annotations ? objectKeys(annotations.object, 0) : new Set();
   }
-  const config = tool.form === 'list-literal' ? tool.node : Node.isCallExpression(tool.node) ? tool.node.getArguments()[tool.form === 'addTool' ? 0 : 1] : undefined;
+  const config =
+    tool.form === 'list-literal'
+      ? tool.node
+      : Node.isCallExpression(tool.node)
+        ? tool.node.getArguments()[tool.form === 'addTool' ? 0 : 1]
+        : undefined;
   if (!config) return new Set(); // registerTool(name) with no config
   const object = resolveObject(config, 0);
   if (!object) return undefined;
   const property = object.getProperty('annotations');
   if (!property) return object.getProperties().some(Node.isSpreadAssignment) ? undefined : new Set();
-  const value = Node.isPropertyAssignment(property) ? property.getInitializer() : Node.isShorthandPropertyAssignment(property) ? property.getNameNode() : undefined;
+  const value = Node.isPropertyAssignment(property)
+    ? property.getInitializer()
+    : Node.isShorthandPropertyAssignment(property)
+      ? property.getNameNode()
+      : undefined;
   const annotations = value && resolveObject(value, 0);
   return annotations ? objectKeys(annotations, 0) : undefined;
 }
@@ -139,7 +158,13 @@ function objectKeys(object: ObjectLiteralExpression, depth: number): Set<string>
 
 function unwrap(node: Node | undefined): Node | undefined {
   let current = node;
-  while (current && (Node.isParenthesizedExpression(current) || Node.isAsExpression(current) || Node.isSatisfiesExpression(current) || Node.isNonNullExpression(current))) {
+  while (
+    current &&
+    (Node.isParenthesizedExpression(current) ||
+      Node.isAsExpression(current) ||
+      Node.isSatisfiesExpression(current) ||
+      Node.isNonNullExpression(current))
+  ) {
     current = current.getExpression();
   }
   return current;

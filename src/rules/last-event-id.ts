@@ -30,7 +30,10 @@ export const lastEventId: Rule = {
     // A file that neither imports MCP nor speaks JSON-RPC (a dashboard feed resuming by Last-Event-ID) is not MCP.
     if (!facts.importsMcp && !/jsonrpc/.test(sourceFile.getFullText())) return;
     for (const prop of propertyAssignmentsNamed(sourceFile, 'eventStore')) {
-      report(prop, 'Resumability: `eventStore` replays SSE events after `Last-Event-ID`, which stateless Streamable HTTP does not support.');
+      report(
+        prop,
+        'Resumability: `eventStore` replays SSE events after `Last-Event-ID`, which stateless Streamable HTTP does not support.',
+      );
     }
     for (const prop of propertyAssignmentsNamed(sourceFile, 'retryInterval')) {
       report(prop, 'Resumability: `retryInterval` tells clients to reconnect and resume a stream.');
@@ -41,7 +44,8 @@ export const lastEventId: Rule = {
     }
     // const { closeSSEStream } = extra  |  async (args, { closeSSEStream }) => …
     for (const binding of nodesOfKind(sourceFile, SyntaxKind.BindingElement)) {
-      if ((binding.getPropertyNameNode()?.getText() ?? binding.getName()) === 'closeSSEStream') report(binding, closeSse, { fix: 'manual' });
+      if ((binding.getPropertyNameNode()?.getText() ?? binding.getName()) === 'closeSSEStream')
+        report(binding, closeSse, { fix: 'manual' });
     }
     for (const literal of stringLiterals(sourceFile, /^last-event-id$/i)) {
       report(literal, 'Resumability: the `Last-Event-ID` header is read to replay missed events.', { fix: 'manual' });

@@ -29,12 +29,19 @@ export const legacySseTransport: Rule = {
   check({ sourceFile, facts, report }) {
     const postMessages = facts.methodCalls('handlePostMessage', ['SSEServerTransport']);
     for (const construction of facts.constructions('SSEServerTransport')) {
-      report(construction, 'Legacy HTTP+SSE transport: `SSEServerTransport` serves the deprecated two-endpoint GET stream + POST messages protocol.', {
-        related: [
-          ...postMessages.map((node) => ({ node, message: 'POST messages endpoint of the same transport' })),
-          ...transportStores(facts, ['SSEServerTransport']).map((node) => ({ node, message: 'the transport is stored by its sessionId' })),
-        ],
-      });
+      report(
+        construction,
+        'Legacy HTTP+SSE transport: `SSEServerTransport` serves the deprecated two-endpoint GET stream + POST messages protocol.',
+        {
+          related: [
+            ...postMessages.map((node) => ({ node, message: 'POST messages endpoint of the same transport' })),
+            ...transportStores(facts, ['SSEServerTransport']).map((node) => ({
+              node,
+              message: 'the transport is stored by its sessionId',
+            })),
+          ],
+        },
+      );
     }
     if (facts.constructions('SSEServerTransport').length === 0) {
       for (const call of postMessages) {
@@ -51,7 +58,11 @@ export const legacySseTransport: Rule = {
   },
 };
 
-function checkFrameworks(sourceFile: SourceFile, facts: Parameters<Rule['check']>[0]['facts'], report: Parameters<Rule['check']>[0]['report']) {
+function checkFrameworks(
+  sourceFile: SourceFile,
+  facts: Parameters<Rule['check']>[0]['facts'],
+  report: Parameters<Rule['check']>[0]['report'],
+) {
   for (const call of nodesOfKind(sourceFile, SyntaxKind.CallExpression)) {
     const callee = call.getExpression();
     if (!Node.isPropertyAccessExpression(callee)) continue;
@@ -61,10 +72,14 @@ function checkFrameworks(sourceFile: SourceFile, facts: Parameters<Rule['check']
       const options = args[1];
       const transport = options && Node.isObjectLiteralExpression(options) ? literalProperty(options, 'transport') : undefined;
       if (method === 'serve' && transport !== 'sse' && transport !== 'auto') continue;
-      report(call, `Legacy HTTP+SSE transport: \`McpAgent.${method}(${method === 'serve' ? `…, { transport: '${transport}' }` : '…'})\` serves the deprecated SSE transport.`, {
-        fix: 'manual',
-        hint: "Serve `createMcpHandler(factory)` from `agents/mcp/server` (stateless) on `/mcp`, beside the old route until clients move.",
-      });
+      report(
+        call,
+        `Legacy HTTP+SSE transport: \`McpAgent.${method}(${method === 'serve' ? `…, { transport: '${transport}' }` : '…'})\` serves the deprecated SSE transport.`,
+        {
+          fix: 'manual',
+          hint: 'Serve `createMcpHandler(factory)` from `agents/mcp/server` (stateless) on `/mcp`, beside the old route until clients move.',
+        },
+      );
     }
     if (method === 'start' && args[0] && Node.isObjectLiteralExpression(args[0]) && literalProperty(args[0], 'transportType') === 'sse') {
       if (facts.holds(callee.getExpression(), 'FastMCP') || facts.importsMcp) {

@@ -51,7 +51,11 @@ export function fileValidatesOrigin(sourceFile: SourceFile): boolean {
     if (/^(?:originValidation|localhostOriginValidation|originValidationResponse)$/.test(id.getText())) return true;
   }
   for (const declaration of sourceFile.getImportDeclarations()) {
-    if (declaration.getModuleSpecifierValue() === '@modelcontextprotocol/express' && declaration.getNamedImports().some((n) => n.getName() === 'createMcpExpressApp')) return true;
+    if (
+      declaration.getModuleSpecifierValue() === '@modelcontextprotocol/express' &&
+      declaration.getNamedImports().some((n) => n.getName() === 'createMcpExpressApp')
+    )
+      return true;
     if (/^@modelcontextprotocol\/(?:hono|fastify)$/.test(declaration.getModuleSpecifierValue())) return true;
   }
   // Reading the header counts, unless the value is only echoed back (CORS reflection is not validation).

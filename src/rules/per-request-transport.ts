@@ -13,7 +13,7 @@ export const perRequestTransport: Rule = {
       'A fresh server and a stateless `StreamableHTTPServerTransport` per POST is the right idiom for the v1 SDK, but it ' +
       'speaks protocol revision 2025-11-25 at most: the v1 SDK cannot serve 2026-07-28, and in v2 "nothing puts a ' +
       '2026-07-28 byte on the wire by default" — only `createMcpHandler(factory)` does, and it also serves 2025-era ' +
-      'clients (`legacy: \'stateless\'`) and answers GET/DELETE with 405 itself. `apply --target 2026-07-28` makes the ' +
+      "clients (`legacy: 'stateless'`) and answers GET/DELETE with 405 itself. `apply --target 2026-07-28` makes the " +
       'switch; on the 2025-11-25 target this finding is informational.',
     hint: "Serve the endpoint with `createMcpHandler(() => buildServer(), { legacy: 'stateless' })` from @modelcontextprotocol/server.",
     sources: [
@@ -34,7 +34,10 @@ export const perRequestTransport: Rule = {
       const contexts = routeContextsOf(construction);
       if (contexts.length === 0) continue;
       const site = contexts[0].routes[0]?.call ?? construction;
-      report(site, 'Per-request transport: this endpoint speaks protocol 2025-11-25 at most; `createMcpHandler` (SDK v2) serves 2026-07-28 and 2025 clients from the same factory.');
+      report(
+        site,
+        'Per-request transport: this endpoint speaks protocol 2025-11-25 at most; `createMcpHandler` (SDK v2) serves 2026-07-28 and 2025 clients from the same factory.',
+      );
     }
   },
 };

@@ -52,9 +52,15 @@ export const sessionId: Rule = {
     for (const call of nodesOfKind(sourceFile, SyntaxKind.CallExpression)) {
       const callee = call.getExpression();
       const [options] = call.getArguments();
-      if (!Node.isPropertyAccessExpression(callee) || callee.getName() !== 'start' || !options || !Node.isObjectLiteralExpression(options)) continue;
+      if (!Node.isPropertyAccessExpression(callee) || callee.getName() !== 'start' || !options || !Node.isObjectLiteralExpression(options))
+        continue;
       const transportType = options.getProperty('transportType');
-      if (!transportType || !Node.isPropertyAssignment(transportType) || transportType.getInitializer()?.getText().replace(/["'`]/g, '') !== 'httpStream') continue;
+      if (
+        !transportType ||
+        !Node.isPropertyAssignment(transportType) ||
+        transportType.getInitializer()?.getText().replace(/["'`]/g, '') !== 'httpStream'
+      )
+        continue;
       if (!facts.holds(callee.getExpression(), 'FastMCP')) continue;
       const http = options.getProperty('httpStream');
       const httpInit = http && Node.isPropertyAssignment(http) ? http.getInitializer() : undefined;

@@ -63,7 +63,10 @@ export const sessionState: Rule = {
         for (const variable of statement.getDeclarations()) {
           const mutatedIn = toolMutating(variable, mutators);
           if (mutatedIn) {
-            report(variable, `Session state: \`${variable.getName()}\` lives in the per-session server factory and ${mutatedIn} changes it; a fresh server per request loses it.`);
+            report(
+              variable,
+              `Session state: \`${variable.getName()}\` lives in the per-session server factory and ${mutatedIn} changes it; a fresh server per request loses it.`,
+            );
           }
         }
       }
@@ -103,12 +106,16 @@ function contextParameters(tools: readonly ToolRegistration[], sourceFile: Sourc
   for (const tool of tools) {
     if (!tool.handler) continue;
     if (tool.form === 'addTool') result.push({ handler: tool.handler, contextIndex: 1 });
-    else if (tool.form === 'registerTool') result.push({ handler: tool.handler, contextIndex: tool.config?.getProperty('inputSchema') ? 1 : 0 });
+    else if (tool.form === 'registerTool')
+      result.push({ handler: tool.handler, contextIndex: tool.config?.getProperty('inputSchema') ? 1 : 0 });
     else if (tool.form === 'tool' && Node.isCallExpression(tool.node)) {
       const annotations = toolAnnotationsArgument(tool);
       const middle = tool.node.getArguments().slice(1, tool.callbackIndex);
       const hasSchema = middle.some(
-        (arg) => !Node.isStringLiteral(arg) && !Node.isNoSubstitutionTemplateLiteral(arg) && (annotations === 'unknown' || arg !== annotations?.node),
+        (arg) =>
+          !Node.isStringLiteral(arg) &&
+          !Node.isNoSubstitutionTemplateLiteral(arg) &&
+          (annotations === 'unknown' || arg !== annotations?.node),
       );
       result.push({ handler: tool.handler, contextIndex: hasSchema ? 1 : 0 });
     }
@@ -141,7 +148,8 @@ function toolMutating(variable: Node, tools: ReadonlyArray<{ name: string; handl
       if (id.getText() !== name || id.getSymbol() !== symbol) continue;
       const parent = id.getParent();
       if (Node.isBinaryExpression(parent) && parent.getLeft() === id && /=$/.test(parent.getOperatorToken().getText())) return tool.name;
-      if ((Node.isPrefixUnaryExpression(parent) || Node.isPostfixUnaryExpression(parent)) && /\+\+|--/.test(parent.getText())) return tool.name;
+      if ((Node.isPrefixUnaryExpression(parent) || Node.isPostfixUnaryExpression(parent)) && /\+\+|--/.test(parent.getText()))
+        return tool.name;
       if (Node.isPropertyAccessExpression(parent) && parent.getExpression() === id) {
         const grand = parent.getParent();
         if (Node.isCallExpression(grand) && grand.getExpression() === parent && MUTATORS.test(parent.getName())) return tool.name;

@@ -44,9 +44,13 @@ export const sharedServerInstance: Rule = {
       if (!declaration) continue;
       const declaredInside = declaration.getAncestors().includes(fn);
       if (declaredInside) continue;
-      report(call, `Shared server: \`${server.getText()}\` is created once and connected to a new transport per connection; overlapping requests fail with "Already connected to a transport".`, {
-        related: [{ node: declaration, message: 'the shared server instance' }],
-      });
+      report(
+        call,
+        `Shared server: \`${server.getText()}\` is created once and connected to a new transport per connection; overlapping requests fail with "Already connected to a transport".`,
+        {
+          related: [{ node: declaration, message: 'the shared server instance' }],
+        },
+      );
     }
   },
 };

@@ -40,5 +40,7 @@ export function transportStores(facts: FileFacts, kinds: SdkSymbol[]): Node[] {
 
 /** The innermost function containing the node. */
 export function enclosingFunction(node: Node): Node | undefined {
-  return node.getFirstAncestor((a) => Node.isArrowFunction(a) || Node.isFunctionExpression(a) || Node.isFunctionDeclaration(a) || Node.isMethodDeclaration(a));
+  return node.getFirstAncestor(
+    (a) => Node.isArrowFunction(a) || Node.isFunctionExpression(a) || Node.isFunctionDeclaration(a) || Node.isMethodDeclaration(a),
+  );
 }

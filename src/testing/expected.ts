@@ -18,7 +18,10 @@ export interface ExpectedFile {
   migrated: string;
 }
 
-export function expectedMigration(options: Partial<ScanOptions> & { paths: string[]; cwd: string }, migrate: MigrateOptions = {}): Map<string, ExpectedFile> {
+export function expectedMigration(
+  options: Partial<ScanOptions> & { paths: string[]; cwd: string },
+  migrate: MigrateOptions = {},
+): Map<string, ExpectedFile> {
   const scanned = scan(options);
   const sources = scanned.sources.map((loaded) => {
     const crlf = loaded.source.eol === '\r\n' && !loaded.source.mixedEol;
@@ -35,7 +38,8 @@ export function expectedMigration(options: Partial<ScanOptions> & { paths: strin
       relPath: source.relPath,
       absPath: source.absPath,
       original: writeSourceText(loaded.text, { ...loaded.source, eol: '\n' }),
-      migrated: output === source.text ? writeSourceText(loaded.text, { ...loaded.source, eol: '\n' }) : writeSourceText(output, loaded.source),
+      migrated:
+        output === source.text ? writeSourceText(loaded.text, { ...loaded.source, eol: '\n' }) : writeSourceText(output, loaded.source),
     });
   }
   return files;

@@ -58,12 +58,13 @@ function parseArgs(argv: string[]): Args {
       const target = value();
       if (!(TARGETS as readonly string[]).includes(target)) throw new Error(`--target must be one of ${TARGETS.join(', ')}`);
       args.target = target as Target;
-    }
-    else if (arg === '--shard') {
+    } else if (arg === '--shard') {
       const [index, of] = value().split('/').map(Number);
       args.shard = { index, of };
     } else if (arg === '--help' || arg === '-h') {
-      process.stdout.write('usage: npm run fuzz -- [--count N] [--seed S] [--start I] [--jobs J] [--target T] [--json] [--show] [--fixtures a,b]\n');
+      process.stdout.write(
+        'usage: npm run fuzz -- [--count N] [--seed S] [--start I] [--jobs J] [--target T] [--json] [--show] [--fixtures a,b]\n',
+      );
       process.exit(0);
     } else throw new Error(`unknown argument: ${arg}`);
   }
@@ -81,7 +82,9 @@ function show(args: Args): void {
     for (const source of m.sources) {
       const output = migration.outputs.get(source.relPath);
       if (output === undefined || output === source.text) continue;
-      process.stdout.write(createTwoFilesPatch(`mutant/${source.relPath}`, `migrated/${source.relPath}`, source.text, output, '', '', { context: 2 }));
+      process.stdout.write(
+        createTwoFilesPatch(`mutant/${source.relPath}`, `migrated/${source.relPath}`, source.text, output, '', '', { context: 2 }),
+      );
     }
     process.stdout.write(`problems: ${JSON.stringify(result.problems)}\nfailures: ${JSON.stringify(result.failures, null, 2)}\n`);
   }
@@ -93,7 +96,21 @@ async function parallel(args: Args): Promise<FuzzSummary> {
     Array.from({ length: args.jobs }, (_, index) => {
       const child = fork(
         script,
-        ['--count', String(args.count), '--seed', String(args.seed), '--start', String(args.start), '--json', '--shard', `${index}/${args.jobs}`, '--fixtures-dir', args.fixturesDir, ...(args.target ? ['--target', args.target] : []), ...(args.fixtures.length ? ['--fixtures', args.fixtures.join(',')] : [])],
+        [
+          '--count',
+          String(args.count),
+          '--seed',
+          String(args.seed),
+          '--start',
+          String(args.start),
+          '--json',
+          '--shard',
+          `${index}/${args.jobs}`,
+          '--fixtures-dir',
+          args.fixturesDir,
+          ...(args.target ? ['--target', args.target] : []),
+          ...(args.fixtures.length ? ['--fixtures', args.fixtures.join(',')] : []),
+        ],
         { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] },
       );
       let out = '';
@@ -125,7 +142,13 @@ async function main(): Promise<number> {
     summary = await parallel(args);
     summary.ms = Math.round(performance.now() - started);
   } else {
-    summary = runFuzz(loadCorpus(args.fixturesDir, args.fixtures), { seed: args.seed, count: args.count, start: args.start, shard: args.shard, target: args.target });
+    summary = runFuzz(loadCorpus(args.fixturesDir, args.fixtures), {
+      seed: args.seed,
+      count: args.count,
+      start: args.start,
+      shard: args.shard,
+      target: args.target,
+    });
   }
   process.stdout.write(args.json ? `${JSON.stringify(summary)}\n` : formatSummary(summary));
   return summary.crashes + summary.brokenOutputs + summary.idempotenceFailures + summary.leftovers > 0 ? 1 : 0;

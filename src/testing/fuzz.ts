@@ -157,7 +157,18 @@ const COMMENTS = [
   '/* mcp-session-id */',
 ];
 /** Names the transforms' generated code declares or imports: renaming into them tests the transforms' name hygiene. */
-const GENERATED_NAMES = ['rejectForeignOrigin', 'mcpAllowedOrigins', 'mcpLocalHostnames', 'createMcpServer', 'IncomingMessage', 'ServerResponse', 'StreamableHTTPServerTransport', 'server', 'transport', 'error'];
+const GENERATED_NAMES = [
+  'rejectForeignOrigin',
+  'mcpAllowedOrigins',
+  'mcpLocalHostnames',
+  'createMcpServer',
+  'IncomingMessage',
+  'ServerResponse',
+  'StreamableHTTPServerTransport',
+  'server',
+  'transport',
+  'error',
+];
 const WRAPPERS: Array<[string, string]> = [
   ['{', '}'],
   ["if (process.env.FUZZ !== 'off') {", '}'],
@@ -215,17 +226,26 @@ const mutators: Record<string, Mutator> = {
     return { text: out, note: `rename ${all ? 'every' : 'one'} ${chosen.text} -> ${replacement}` };
   },
   'change-string': (text, rng) => {
-    const strings = tokens(text).filter((t) => t.kind === ts.SyntaxKind.StringLiteral || t.kind === ts.SyntaxKind.NoSubstitutionTemplateLiteral);
+    const strings = tokens(text).filter(
+      (t) => t.kind === ts.SyntaxKind.StringLiteral || t.kind === ts.SyntaxKind.NoSubstitutionTemplateLiteral,
+    );
     if (strings.length === 0) return undefined;
     const chosen = rng.pick(strings);
     const quote = chosen.text[0];
     const content = chosen.text.slice(1, -1);
     const choices = ['', 'fuzz', `${content}-x`, content.toUpperCase(), rng.pick(MCP_STRINGS)];
     const value = rng.pick(choices);
-    return { text: splice(text, chosen.start, chosen.end, quoted(quote, value)), note: `string ${chosen.text.slice(0, 50)} -> ${quoted(quote, value)}` };
+    return {
+      text: splice(text, chosen.start, chosen.end, quoted(quote, value)),
+      note: `string ${chosen.text.slice(0, 50)} -> ${quoted(quote, value)}`,
+    };
   },
   'change-route': (text, rng) => {
-    const routes = tokens(text).filter((t) => (t.kind === ts.SyntaxKind.StringLiteral || t.kind === ts.SyntaxKind.NoSubstitutionTemplateLiteral) && t.text.slice(1).startsWith('/'));
+    const routes = tokens(text).filter(
+      (t) =>
+        (t.kind === ts.SyntaxKind.StringLiteral || t.kind === ts.SyntaxKind.NoSubstitutionTemplateLiteral) &&
+        t.text.slice(1).startsWith('/'),
+    );
     if (routes.length === 0) return mutators['change-string'](text, rng, '');
     const chosen = rng.pick(routes);
     const quote = chosen.text[0];
@@ -253,14 +273,19 @@ const mutators: Record<string, Mutator> = {
     if (toks.length === 0) return undefined;
     const token = rng.pick(toks);
     const block = comment.startsWith('//') ? `/*${comment.slice(2)} */` : comment;
-    return { text: splice(text, token.start, token.start, `${block} `), note: `block comment before token ${token.text.slice(0, 30)}: ${block}` };
+    return {
+      text: splice(text, token.start, token.start, `${block} `),
+      note: `block comment before token ${token.text.slice(0, 30)}: ${block}`,
+    };
   },
   'wrap-in-block': (text, rng, absPath) => {
     const sourceFile = ts.createSourceFile(absPath, text, ts.ScriptTarget.Latest, true);
     const runs: Array<readonly ts.Statement[]> = [];
     const visit = (node: ts.Node): void => {
       if (ts.isSourceFile(node) || ts.isBlock(node) || ts.isModuleBlock(node) || ts.isCaseClause(node) || ts.isDefaultClause(node)) {
-        const statements = node.statements.filter((s) => !ts.isImportDeclaration(s) && !ts.isExportDeclaration(s) && !ts.isFunctionDeclaration(s));
+        const statements = node.statements.filter(
+          (s) => !ts.isImportDeclaration(s) && !ts.isExportDeclaration(s) && !ts.isFunctionDeclaration(s),
+        );
         if (statements.length > 0) runs.push(statements);
       }
       ts.forEachChild(node, visit);
@@ -362,7 +387,11 @@ function parses(absPath: string, text: string): string | undefined {
 
 function describeError(error: unknown): string {
   const e = error as Error;
-  const frame = e?.stack?.split('\n').find((l) => /^\s+at /.test(l))?.trim() ?? '';
+  const frame =
+    e?.stack
+      ?.split('\n')
+      .find((l) => /^\s+at /.test(l))
+      ?.trim() ?? '';
   return `${e?.name ?? 'Error'}: ${e?.message ?? String(error)} ${frame}`.trim();
 }
 
@@ -374,11 +403,19 @@ export function candidates(sources: SourceInput[]): SourceInput[] {
 export function checkMutant(m: Mutant, target?: Target): MutantResult {
   const started = performance.now();
   const failures: Failure[] = [];
-  const fail = (kind: FailureKind, detail: string, file = m.file) => failures.push({ id: m.id, kind, server: m.server, file, operations: m.operations, detail });
+  const fail = (kind: FailureKind, detail: string, file = m.file) =>
+    failures.push({ id: m.id, kind, server: m.server, file, operations: m.operations, detail });
   const mutantAbs = m.sources.find((s) => s.relPath === m.file)!.absPath;
   const mutantParses = parses(mutantAbs, m.text) === undefined;
   const inputs = candidates(m.sources);
-  const result = (changed: boolean, problems: MutantResult['problems']): MutantResult => ({ id: m.id, parses: mutantParses, changed, problems, failures, ms: Math.round(performance.now() - started) });
+  const result = (changed: boolean, problems: MutantResult['problems']): MutantResult => ({
+    id: m.id,
+    parses: mutantParses,
+    changed,
+    problems,
+    failures,
+    ms: Math.round(performance.now() - started),
+  });
 
   let first: Migration;
   try {
@@ -410,7 +447,10 @@ export function checkMutant(m: Mutant, target?: Target): MutantResult {
 
   let second: Migration;
   try {
-    second = migrateSources(inputs.map((s) => ({ ...s, text: first.outputs.get(s.relPath) ?? s.text })), { endpoint: '/mcp', target });
+    second = migrateSources(
+      inputs.map((s) => ({ ...s, text: first.outputs.get(s.relPath) ?? s.text })),
+      { endpoint: '/mcp', target },
+    );
   } catch (error) {
     fail('crash', `second migrateSources threw: ${describeError(error)}`);
     return result(changed, problems);
@@ -420,7 +460,11 @@ export function checkMutant(m: Mutant, target?: Target): MutantResult {
     const twice = second.outputs.get(input.relPath);
     if (once !== twice) {
       const at = firstDifference(once ?? '', twice ?? '');
-      fail('idempotence', `a second migration changes the file (first difference at line ${at.line}: ${JSON.stringify(at.before)} -> ${JSON.stringify(at.after)}; second-run transforms: ${[...(second.transformIds.get(input.relPath) ?? [])].join(', ')})`, input.relPath);
+      fail(
+        'idempotence',
+        `a second migration changes the file (first difference at line ${at.line}: ${JSON.stringify(at.before)} -> ${JSON.stringify(at.after)}; second-run transforms: ${[...(second.transformIds.get(input.relPath) ?? [])].join(', ')})`,
+        input.relPath,
+      );
     }
   }
 
@@ -529,8 +573,17 @@ function addResult(summary: FuzzSummary, m: Mutant, result: MutantResult): void 
   for (const problem of result.problems) summary.problems[problem.kind] = (summary.problems[problem.kind] ?? 0) + 1;
   // A transform problem on a file babel cannot parse either (an early error such as a redeclaration, which the
   // TypeScript parser accepts) is the mutant's fault; any other is worth a look.
-  const serious = result.problems.filter((p) => p.kind === 'invalid-output' || (p.kind === 'transform' && babelParses(m.sources.find((s) => s.relPath === p.file))));
-  if (serious.length > 0) summary.rejected.push({ id: m.id, server: m.server, file: m.file, operations: m.operations, problems: serious.map((p) => `${p.file}: ${p.kind}: ${p.message}`) });
+  const serious = result.problems.filter(
+    (p) => p.kind === 'invalid-output' || (p.kind === 'transform' && babelParses(m.sources.find((s) => s.relPath === p.file))),
+  );
+  if (serious.length > 0)
+    summary.rejected.push({
+      id: m.id,
+      server: m.server,
+      file: m.file,
+      operations: m.operations,
+      problems: serious.map((p) => `${p.file}: ${p.kind}: ${p.message}`),
+    });
   const kinds = new Set(result.failures.map((f) => f.kind));
   if (kinds.has('crash')) summary.crashes += 1;
   if (kinds.has('broken-output')) summary.brokenOutputs += 1;
@@ -541,9 +594,23 @@ function addResult(summary: FuzzSummary, m: Mutant, result: MutantResult): void 
 
 /** Sums shard summaries of one run (same seed). */
 export function mergeSummaries(parts: FuzzSummary[]): FuzzSummary {
-  const merged: FuzzSummary = { ...parts[0], problems: {}, failures: [], rejected: [], mutants: 0, unparsable: 0, changed: 0, crashes: 0, brokenOutputs: 0, idempotenceFailures: 0, leftovers: 0, ms: 0 };
+  const merged: FuzzSummary = {
+    ...parts[0],
+    problems: {},
+    failures: [],
+    rejected: [],
+    mutants: 0,
+    unparsable: 0,
+    changed: 0,
+    crashes: 0,
+    brokenOutputs: 0,
+    idempotenceFailures: 0,
+    leftovers: 0,
+    ms: 0,
+  };
   for (const part of parts) {
-    for (const key of ['mutants', 'unparsable', 'changed', 'crashes', 'brokenOutputs', 'idempotenceFailures', 'leftovers'] as const) merged[key] += part[key];
+    for (const key of ['mutants', 'unparsable', 'changed', 'crashes', 'brokenOutputs', 'idempotenceFailures', 'leftovers'] as const)
+      merged[key] += part[key];
     merged.ms = Math.max(merged.ms, part.ms);
     for (const [kind, n] of Object.entries(part.problems)) merged.problems[kind] = (merged.problems[kind] ?? 0) + n;
     merged.failures.push(...part.failures);
@@ -556,7 +623,10 @@ export function mergeSummaries(parts: FuzzSummary[]): FuzzSummary {
 }
 
 export function formatSummary(summary: FuzzSummary): string {
-  const problems = Object.entries(summary.problems).map(([k, n]) => `${k} ${n}`).join(', ') || 'none';
+  const problems =
+    Object.entries(summary.problems)
+      .map(([k, n]) => `${k} ${n}`)
+      .join(', ') || 'none';
   const out = [
     `fuzz seed ${summary.seed}: ${summary.mutants} mutants (${summary.unparsable} do not parse, ${summary.changed} migrated) in ${(summary.ms / 1000).toFixed(1)}s`,
     `  crashes: ${summary.crashes}`,

@@ -20,7 +20,8 @@ export interface RuleCase {
 
 function sourceFiles(target: string): string[] {
   if (fs.statSync(target).isFile()) return [target];
-  return fs.readdirSync(target, { withFileTypes: true, recursive: true })
+  return fs
+    .readdirSync(target, { withFileTypes: true, recursive: true })
     .filter((e) => e.isFile() && SOURCE.test(e.name))
     .map((e) => path.join(e.parentPath ?? (e as unknown as { path: string }).path, e.name));
 }
@@ -37,12 +38,20 @@ export function ruleCases(): RuleCase[] {
       const root = fs.statSync(target).isDirectory() ? target : dir;
       const expected: string[] = [];
       for (const file of sourceFiles(target)) {
-        fs.readFileSync(file, 'utf8').split('\n').forEach((line, index) => {
-          const match = EXPECT.exec(line);
-          if (match && match[1].split(',').map((s) => s.trim()).includes(ruleId)) {
-            expected.push(`${path.relative(root, file).split(path.sep).join('/')}:${index + 1}`);
-          }
-        });
+        fs.readFileSync(file, 'utf8')
+          .split('\n')
+          .forEach((line, index) => {
+            const match = EXPECT.exec(line);
+            if (
+              match &&
+              match[1]
+                .split(',')
+                .map((s) => s.trim())
+                .includes(ruleId)
+            ) {
+              expected.push(`${path.relative(root, file).split(path.sep).join('/')}:${index + 1}`);
+            }
+          });
       }
       cases.push({ ruleId, name: entry, path: target, valid: entry.startsWith('valid-'), expected: expected.sort() });
     }

@@ -162,7 +162,10 @@ export function compiledEntry(dir: string, manifest: FixtureManifest): string {
     // keep the conventional src → dist
   }
   const relative = path.relative(path.join(dir, rootDir), path.join(dir, manifest.entry));
-  const js = relative.replace(/\.mts$/, '.mjs').replace(/\.cts$/, '.cjs').replace(/\.tsx?$/, '.js');
+  const js = relative
+    .replace(/\.mts$/, '.mjs')
+    .replace(/\.cts$/, '.cjs')
+    .replace(/\.tsx?$/, '.js');
   return path.join(dir, outDir, js);
 }
 

@@ -2,7 +2,11 @@
 import type { ASTPath, JSCodeshift } from 'jscodeshift';
 import type { Location } from '../../src/model';
 
-type AnyNode = { type: string; loc?: { start: { line: number; column: number }; end: { line: number; column: number } } | null; [key: string]: unknown };
+type AnyNode = {
+  type: string;
+  loc?: { start: { line: number; column: number }; end: { line: number; column: number } } | null;
+  [key: string]: unknown;
+};
 
 /** Does the node's source range contain the 1-based (line, column) position? */
 export function containsPosition(node: AnyNode, line: number, column: number): boolean {
@@ -19,7 +23,14 @@ export function containsLocation(node: AnyNode, location: Pick<Location, 'line' 
 }
 
 export function isFunctionNode(node: { type: string } | null | undefined): boolean {
-  return !!node && (node.type === 'ArrowFunctionExpression' || node.type === 'FunctionExpression' || node.type === 'FunctionDeclaration' || node.type === 'ObjectMethod' || node.type === 'ClassMethod');
+  return (
+    !!node &&
+    (node.type === 'ArrowFunctionExpression' ||
+      node.type === 'FunctionExpression' ||
+      node.type === 'FunctionDeclaration' ||
+      node.type === 'ObjectMethod' ||
+      node.type === 'ClassMethod')
+  );
 }
 
 /** The closest ancestor path (including itself) that satisfies the predicate. */
@@ -81,8 +92,22 @@ export function referencedNames(j: JSCodeshift, node: unknown): Set<string> {
     .forEach((p) => {
       const parent = p.parent?.node as AnyNode | undefined;
       if (parent) {
-        if ((parent.type === 'MemberExpression' || parent.type === 'OptionalMemberExpression') && parent.property === p.node && !parent.computed) return;
-        if ((parent.type === 'ObjectProperty' || parent.type === 'Property' || parent.type === 'ClassProperty' || parent.type === 'ObjectMethod') && parent.key === p.node && !parent.computed && !parent.shorthand) return;
+        if (
+          (parent.type === 'MemberExpression' || parent.type === 'OptionalMemberExpression') &&
+          parent.property === p.node &&
+          !parent.computed
+        )
+          return;
+        if (
+          (parent.type === 'ObjectProperty' ||
+            parent.type === 'Property' ||
+            parent.type === 'ClassProperty' ||
+            parent.type === 'ObjectMethod') &&
+          parent.key === p.node &&
+          !parent.computed &&
+          !parent.shorthand
+        )
+          return;
         if (parent.type === 'TSPropertySignature' && parent.key === p.node) return;
       }
       names.add(p.node.name);
@@ -97,7 +122,13 @@ export function declaredNames(statement: AnyNode): string[] {
   if (target.type === 'VariableDeclaration') {
     return (target.declarations as AnyNode[]).flatMap((d) => patternNames(d.id as AnyNode));
   }
-  if ((target.type === 'FunctionDeclaration' || target.type === 'ClassDeclaration' || target.type === 'TSInterfaceDeclaration' || target.type === 'TSTypeAliasDeclaration') && target.id) {
+  if (
+    (target.type === 'FunctionDeclaration' ||
+      target.type === 'ClassDeclaration' ||
+      target.type === 'TSInterfaceDeclaration' ||
+      target.type === 'TSTypeAliasDeclaration') &&
+    target.id
+  ) {
     return [(target.id as AnyNode).name as string];
   }
   return [];

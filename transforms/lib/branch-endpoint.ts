@@ -9,10 +9,18 @@ import { placeholder } from './emit';
 import { ensureNamedImport } from './imports';
 import { removeDeadDeclarations } from './dead-code';
 import { endpointRoles, PATH_SUBJECT, sourceOf, type EndpointRole } from './routes';
-import { goneBody, goneMessage, indent, methodNotAllowedBody, quoted, statelessPostBody, webErrorResponse, webStatelessPostBody } from './templates';
+import {
+  goneBody,
+  goneMessage,
+  indent,
+  methodNotAllowedBody,
+  quoted,
+  statelessPostBody,
+  webErrorResponse,
+  webStatelessPostBody,
+} from './templates';
 import { WEB_TRANSPORT_MODULES } from './endpoint-writers';
 import { factoryCall, serverFactoryOf, type ServerFactory } from './server-factory';
-
 
 interface Branch {
   path: ASTPath;
@@ -24,7 +32,12 @@ interface Branch {
   roles: Set<EndpointRole>;
 }
 
-export function rewriteBranches(context: TransformContext, anchors: Finding[], modules: string[], endpointPath: string): true | string | undefined {
+export function rewriteBranches(
+  context: TransformContext,
+  anchors: Finding[],
+  modules: string[],
+  endpointPath: string,
+): true | string | undefined {
   const { j, root } = context;
   const branches: Branch[] = [];
   // Related sites (the POST half of an SSE transport) mark branches as much as the findings themselves.
@@ -47,14 +60,17 @@ export function rewriteBranches(context: TransformContext, anchors: Finding[], m
   const [reqParam, resParam] = params;
   // A fetch handler (Workers, Bun, Deno) takes the Request alone and returns a Response.
   const web = params.length === 1 && reqParam?.type === 'Identifier';
-  if (!fn || reqParam?.type !== 'Identifier' || (!web && resParam?.type !== 'Identifier')) return 'the MCP branches are not inside a (req, res) or (request) handler; rewrite them to one stateless POST endpoint by hand';
+  if (!fn || reqParam?.type !== 'Identifier' || (!web && resParam?.type !== 'Identifier'))
+    return 'the MCP branches are not inside a (req, res) or (request) handler; rewrite them to one stateless POST endpoint by hand';
   if (!fn.async) return 'the request handler is not async; make it async, then route POST to a stateless transport';
   const factory = factoryOf(context, fn, branches);
   if (typeof factory === 'string') return factory;
   if (!factory) return 'no per-request server factory found; build a fresh McpServer per request';
   const req = reqParam.name as string;
   const res = web ? '' : (resParam.name as string);
-  const transportClass = web ? ensureNamedImport(context, WEB_TRANSPORT_MODULES, 'WebStandardStreamableHTTPServerTransport') : ensureNamedImport(context, modules, 'StreamableHTTPServerTransport');
+  const transportClass = web
+    ? ensureNamedImport(context, WEB_TRANSPORT_MODULES, 'WebStandardStreamableHTTPServerTransport')
+    : ensureNamedImport(context, modules, 'StreamableHTTPServerTransport');
   const streamable = branches.find((b) => b.roles.has('streamable'));
   const endpoint = streamable ? streamable.literal : quoted(context.quote, endpointPath);
   const ordered = streamable ? [streamable, ...branches.filter((b) => b !== streamable)] : branches;
@@ -66,9 +82,21 @@ export function rewriteBranches(context: TransformContext, anchors: Finding[], m
     const endsWithReturn = ((consequent.body as AnyNode[] | undefined) ?? []).at(-1)?.type === 'ReturnStatement';
     const ret = endsWithReturn ? '\nreturn;' : '';
     let code: string;
-    const names = { server: factory.setup.length > 0 && factory.variable ? factory.variable : 'server', transport: factory.variable === 'transport' ? 'mcpTransport' : 'transport', transportClass, factory: factoryCall(factory), setup: factory.setup, quote };
+    const names = {
+      server: factory.setup.length > 0 && factory.variable ? factory.variable : 'server',
+      transport: factory.variable === 'transport' ? 'mcpTransport' : 'transport',
+      transportClass,
+      factory: factoryCall(factory),
+      setup: factory.setup,
+      quote,
+    };
     if (i === 0 && web) {
-      const post = webStatelessPostBody({ ...names, req, request: req, errorResponse: webErrorResponse(500, -32603, 'Internal server error', quote) });
+      const post = webStatelessPostBody({
+        ...names,
+        req,
+        request: req,
+        errorResponse: webErrorResponse(500, -32603, 'Internal server error', quote),
+      });
       code = [
         `// mcp-migrate: stateless Streamable HTTP: POST only, a fresh server and transport per request, no sessions.`,
         `if (${req}.method === ${quoted(context.quote, 'POST')}) {`,
@@ -104,7 +132,9 @@ export function rewriteBranches(context: TransformContext, anchors: Finding[], m
       const container = branch.path.parent?.node as AnyNode | undefined;
       const siblings = container && Array.isArray(container.body) ? (container.body as AnyNode[]) : undefined;
       if (siblings) {
-        const answer = web ? `return ${webErrorResponse(410, -32000, goneMessage(endpoint.slice(1, -1)), quote)};` : `${goneBody(res, endpoint.slice(1, -1), quote)}${endsWithReturn ? '\nreturn;' : ''}`;
+        const answer = web
+          ? `return ${webErrorResponse(410, -32000, goneMessage(endpoint.slice(1, -1)), quote)};`
+          : `${goneBody(res, endpoint.slice(1, -1), quote)}${endsWithReturn ? '\nreturn;' : ''}`;
         const gone = `if (${branch.subject} === ${oldPath}) {\n  // mcp-migrate: the HTTP+SSE transport is gone; this old path answers 410 and names the new endpoint.\n${indent(answer)}\n}`;
         siblings.splice(siblings.indexOf(branch.node) + 1, 0, placeholder(context, gone, 'block'));
       }
@@ -120,7 +150,12 @@ function removeUnusedLocal(context: TransformContext, fn: AnyNode, local: string
   if (!local) return;
   const { j } = context;
   const body = (fn.body as AnyNode).body as AnyNode[];
-  const index = body.findIndex((s) => s.type === 'VariableDeclaration' && (s.declarations as AnyNode[]).length === 1 && ((s.declarations as AnyNode[])[0].id as AnyNode).name === local);
+  const index = body.findIndex(
+    (s) =>
+      s.type === 'VariableDeclaration' &&
+      (s.declarations as AnyNode[]).length === 1 &&
+      ((s.declarations as AnyNode[])[0].id as AnyNode).name === local,
+  );
   if (index < 0) return;
   const stillUsed = body.some((s, i) => i !== index && referencedNames(j, s).has(local));
   if (!stillUsed) body.splice(index, 1);
@@ -132,10 +167,17 @@ function parseExpression(context: TransformContext, code: string): never {
 
 function pathComparison(j: TransformContext['j'], test: AnyNode): { comparison: AnyNode; subject: string; literal: string } | undefined {
   // find() looks below the test only: a bare `url.pathname === '/mcp'` is the test itself.
-  const comparisons = [...(test.type === 'BinaryExpression' ? [test] : []), ...(j(test as never).find(j.BinaryExpression).nodes() as unknown as AnyNode[])];
+  const comparisons = [
+    ...(test.type === 'BinaryExpression' ? [test] : []),
+    ...(j(test as never)
+      .find(j.BinaryExpression)
+      .nodes() as unknown as AnyNode[]),
+  ];
   for (const node of comparisons) {
     if (node.operator !== '===' && node.operator !== '==') continue;
-    const [subject, literal] = isStringLiteral(node.right as AnyNode) ? [node.left as AnyNode, node.right as AnyNode] : [node.right as AnyNode, node.left as AnyNode];
+    const [subject, literal] = isStringLiteral(node.right as AnyNode)
+      ? [node.left as AnyNode, node.right as AnyNode]
+      : [node.right as AnyNode, node.left as AnyNode];
     if (!isStringLiteral(literal)) continue;
     const subjectText = sourceOf(j, subject);
     if (PATH_SUBJECT.test(subjectText)) return { comparison: node, subject: subjectText, literal: sourceOf(j, literal) };
@@ -148,7 +190,12 @@ function isStringLiteral(node: AnyNode): boolean {
 }
 
 function containsNode(outer: AnyNode, inner: AnyNode): boolean {
-  return !!outer.loc && !!inner.loc && outer !== inner && containsLocation(outer, { line: inner.loc.start.line, column: inner.loc.start.column + 1 });
+  return (
+    !!outer.loc &&
+    !!inner.loc &&
+    outer !== inner &&
+    containsLocation(outer, { line: inner.loc.start.line, column: inner.loc.start.column + 1 })
+  );
 }
 
 function enclosingFunction(path: ASTPath): ASTPath | undefined {
@@ -165,7 +212,13 @@ function factoryOf(context: TransformContext, fn: AnyNode, branches: Branch[]): 
     const factory = serverFactoryOf(context, consequent, fn, new Set());
     if (!factory) continue;
     // Setup written before the branches stays where it is and would still run on every request: a human decides.
-    if (typeof factory !== 'string' && factory.setup.length > 0 && j(consequent as never).find(j.VariableDeclarator, { id: { name: factory.variable } }).size() === 0) {
+    if (
+      typeof factory !== 'string' &&
+      factory.setup.length > 0 &&
+      j(consequent as never)
+        .find(j.VariableDeclarator, { id: { name: factory.variable } })
+        .size() === 0
+    ) {
       return `\`${factory.variable}\` is configured outside the MCP branches; move its construction into a factory first`;
     }
     return factory;

@@ -51,7 +51,10 @@ function detectStyle(source: string) {
   const doubles = (source.match(/(?:from|require\()\s*"/g) ?? []).length;
   const indents = source.match(/^[ \t]+(?=\S)/gm) ?? [];
   const useTabs = indents.filter((i) => i.startsWith('\t')).length > indents.length / 2;
-  const spaceIndents = indents.filter((i) => !i.startsWith('\t')).map((i) => i.length).filter((n) => n > 0);
+  const spaceIndents = indents
+    .filter((i) => !i.startsWith('\t'))
+    .map((i) => i.length)
+    .filter((n) => n > 0);
   // recast measures a tab as `tabWidth` columns when it parses (default 4): print tab files with the same width.
   const tabWidth = useTabs ? 4 : spaceIndents.length > 0 && Math.min(...spaceIndents) >= 4 ? 4 : 2;
   return { quote: doubles > singles ? ('double' as const) : ('single' as const), useTabs, tabWidth };
@@ -85,9 +88,22 @@ export function createContext(file: FileInfo, api: API, options: TransformOption
  * engine (`npm run build`), since jscodeshift's babel hook cannot load ts-morph.
  */
 function detectSingleFile(file: FileInfo): Finding[] {
-  const cli = path.resolve(__dirname, '..', '..', ...(__dirname.includes(`${path.sep}dist${path.sep}`) ? [] : ['dist']), 'src', 'engine', 'detect-file-cli.js');
-  const result = spawnSync(process.execPath, [cli, path.resolve(file.path)], { input: file.source, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  if (result.status !== 0) throw new Error(`detector failed on ${file.path} (run \`npm run build\` first): ${result.stderr || result.error?.message}`);
+  const cli = path.resolve(
+    __dirname,
+    '..',
+    '..',
+    ...(__dirname.includes(`${path.sep}dist${path.sep}`) ? [] : ['dist']),
+    'src',
+    'engine',
+    'detect-file-cli.js',
+  );
+  const result = spawnSync(process.execPath, [cli, path.resolve(file.path)], {
+    input: file.source,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (result.status !== 0)
+    throw new Error(`detector failed on ${file.path} (run \`npm run build\` first): ${result.stderr || result.error?.message}`);
   return JSON.parse(result.stdout) as Finding[];
 }
 

@@ -14,12 +14,22 @@ export function removeDeadDeclarations(context: TransformContext, candidates: Se
     let removed = false;
     for (let i = body.length - 1; i >= 0; i--) {
       const statement = body[i];
-      if (statement.type === 'ExportNamedDeclaration' || statement.type === 'ExportDefaultDeclaration' || statement.type === 'ImportDeclaration') continue;
+      if (
+        statement.type === 'ExportNamedDeclaration' ||
+        statement.type === 'ExportDefaultDeclaration' ||
+        statement.type === 'ImportDeclaration'
+      )
+        continue;
       const names = declaredNames(statement);
       if (names.length === 0 || !names.every((n) => candidates.has(n) && !generatedUses.has(n))) continue;
       if (isRequireStatement(statement)) continue;
       // Never delete code this run generated (a route cluster may have been rewritten inside a now-unused function).
-      if (j(statement as never).find(j.Identifier).some((p) => /^__mcpMigrate(?:Generated|Inline)/.test(p.node.name))) continue;
+      if (
+        j(statement as never)
+          .find(j.Identifier)
+          .some((p) => /^__mcpMigrate(?:Generated|Inline)/.test(p.node.name))
+      )
+        continue;
       const usedElsewhere = body.some((other, k) => k !== i && [...referencedNames(j, other)].some((n) => names.includes(n)));
       if (usedElsewhere) continue;
       // What the dead declaration referenced may now be dead too.
@@ -34,8 +44,16 @@ export function removeDeadDeclarations(context: TransformContext, candidates: Se
 }
 
 function isRequireStatement(statement: AnyNode): boolean {
-  return statement.type === 'VariableDeclaration' && (statement.declarations as AnyNode[]).every((d) => {
-    const init = d.init as AnyNode | null;
-    return !!init && init.type === 'CallExpression' && (init.callee as AnyNode).type === 'Identifier' && (init.callee as AnyNode).name === 'require';
-  });
+  return (
+    statement.type === 'VariableDeclaration' &&
+    (statement.declarations as AnyNode[]).every((d) => {
+      const init = d.init as AnyNode | null;
+      return (
+        !!init &&
+        init.type === 'CallExpression' &&
+        (init.callee as AnyNode).type === 'Identifier' &&
+        (init.callee as AnyNode).name === 'require'
+      );
+    })
+  );
 }

@@ -60,7 +60,9 @@ export function expandPlaceholders(context: TransformContext, printed: string): 
     let indentation = /^[ \t]*/.exec(lines[index])![0];
     // recast may indent a new statement with spaces even in a tab-indented file.
     if (context.useTabs) indentation = indentation.replace(new RegExp(` {${context.tabWidth}}`, 'g'), '\t');
-    const body = code.split('\n').map((line) => (line.length === 0 ? '' : indentation + line.replace(/^( {2})+/, (m) => unit.repeat(m.length / 2))));
+    const body = code
+      .split('\n')
+      .map((line) => (line.length === 0 ? '' : indentation + line.replace(/^( {2})+/, (m) => unit.repeat(m.length / 2))));
     let start = index;
     let end = index + 1;
     // Drop the blank lines recast put around the new statement, then add the spacing we want.
@@ -69,7 +71,8 @@ export function expandPlaceholders(context: TransformContext, printed: string): 
     while (end < lines.length - 1 && lines[end].trim() === '') end++;
     const before = start > 0 && !/[{(\[]\s*$/.test(lines[start - 1]) && spacing === 'block' ? [''] : [];
     const after = end < lines.length - 1 && !/^\s*[})\]]/.test(lines[end]) && spacing === 'block' ? [''] : [];
-    const keepBefore = spacing === 'tight' && start < index && !isImportLine(lines[start - 1]) && !/[{(\[]\s*$/.test(lines[start - 1] ?? '') ? [''] : [];
+    const keepBefore =
+      spacing === 'tight' && start < index && !isImportLine(lines[start - 1]) && !/[{(\[]\s*$/.test(lines[start - 1] ?? '') ? [''] : [];
     const keepAfter = spacing === 'tight' && end > index + 1 && !isImportLine(lines[end] ?? '') ? [''] : [];
     lines.splice(start, end - start, ...before, ...keepBefore, ...body, ...keepAfter, ...after);
     out = lines.join('\n');

@@ -6,10 +6,23 @@
 import type { TransformContext } from './context';
 import { ensureNamedImport } from './imports';
 import { factoryCall, type ServerFactory } from './server-factory';
-import { goneBody, goneMessage, indent, jsonRpcError, methodNotAllowedBody, quoted, statelessPostBody, STREAMABLE_MODULE, webStatelessPostBody } from './templates';
+import {
+  goneBody,
+  goneMessage,
+  indent,
+  jsonRpcError,
+  methodNotAllowedBody,
+  quoted,
+  statelessPostBody,
+  STREAMABLE_MODULE,
+  webStatelessPostBody,
+} from './templates';
 
 export const NODE_TRANSPORT_MODULES = [STREAMABLE_MODULE, '@modelcontextprotocol/sdk/server/streamableHttp'];
-export const WEB_TRANSPORT_MODULES = ['@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js', '@modelcontextprotocol/sdk/server/webStandardStreamableHttp'];
+export const WEB_TRANSPORT_MODULES = [
+  '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js',
+  '@modelcontextprotocol/sdk/server/webStandardStreamableHttp',
+];
 
 export interface EndpointPlan {
   receiver: string;
@@ -64,29 +77,82 @@ interface Routes {
 const ROUTES: Record<EndpointFramework, (context: TransformContext, plan: EndpointPlan) => Routes> = {
   express(context, p) {
     const transportClass = ensureNamedImport(context, NODE_TRANSPORT_MODULES, 'StreamableHTTPServerTransport');
-    const post = statelessPostBody({ req: p.req, res: p.res, server: p.server, transport: p.transport, transportClass, factory: factoryCall(p.factory), setup: p.factory.setup, quote: context.quote, parsedBody: true });
+    const post = statelessPostBody({
+      req: p.req,
+      res: p.res,
+      server: p.server,
+      transport: p.transport,
+      transportClass,
+      factory: factoryCall(p.factory),
+      setup: p.factory.setup,
+      quote: context.quote,
+      parsedBody: true,
+    });
     return {
-      post: [`${p.receiver}.post(${p.endpoint}, ${p.middlewares}async (${p.req}${p.reqType}, ${p.res}${p.resType}) => {`, indent(post), `});`],
-      methodNotAllowed: (method) => [`${p.receiver}.${method}(${p.endpoint}, (_${p.req}${p.reqType}, ${p.res}${p.resType}) => {`, indent(methodNotAllowedBody(p.res, context.quote)), `});`],
-      gone: (method, path) => [`${p.receiver}.${method}(${path}, (_${p.req}${p.reqType}, ${p.res}${p.resType}) => {`, indent(goneBody(p.res, p.endpointDescription, context.quote)), `});`],
+      post: [
+        `${p.receiver}.post(${p.endpoint}, ${p.middlewares}async (${p.req}${p.reqType}, ${p.res}${p.resType}) => {`,
+        indent(post),
+        `});`,
+      ],
+      methodNotAllowed: (method) => [
+        `${p.receiver}.${method}(${p.endpoint}, (_${p.req}${p.reqType}, ${p.res}${p.resType}) => {`,
+        indent(methodNotAllowedBody(p.res, context.quote)),
+        `});`,
+      ],
+      gone: (method, path) => [
+        `${p.receiver}.${method}(${path}, (_${p.req}${p.reqType}, ${p.res}${p.resType}) => {`,
+        indent(goneBody(p.res, p.endpointDescription, context.quote)),
+        `});`,
+      ],
     };
   },
   // hijack(): the transport writes the raw response itself (a stream, for SSE-mode answers), not fastify.
   fastify(context, p) {
     const transportClass = ensureNamedImport(context, NODE_TRANSPORT_MODULES, 'StreamableHTTPServerTransport');
-    const post = statelessPostBody({ req: `${p.req}.raw`, res: `${p.res}.raw`, body: `${p.req}.body`, server: p.server, transport: p.transport, transportClass, factory: factoryCall(p.factory), setup: p.factory.setup, quote: context.quote, parsedBody: true });
+    const post = statelessPostBody({
+      req: `${p.req}.raw`,
+      res: `${p.res}.raw`,
+      body: `${p.req}.body`,
+      server: p.server,
+      transport: p.transport,
+      transportClass,
+      factory: factoryCall(p.factory),
+      setup: p.factory.setup,
+      quote: context.quote,
+      parsedBody: true,
+    });
     const s = (t: string) => quoted(context.quote, t);
     return {
-      post: [`${p.receiver}.post(${p.endpoint}, ${p.middlewares}async (${p.req}${p.reqType}, ${p.res}${p.resType}) => {`, `  ${p.res}.hijack();`, indent(post), `});`],
-      methodNotAllowed: (method) => [`${p.receiver}.${method}(${p.endpoint}, async (_${p.req}${p.reqType}, ${p.res}${p.resType}) => ${p.res}.code(405).header(${s('Allow')}, ${s('POST')}).send(${jsonRpcError(-32000, 'Method not allowed.', context.quote)}));`],
-      gone: (method, path) => [`${p.receiver}.${method}(${path}, async (_${p.req}${p.reqType}, ${p.res}${p.resType}) => ${p.res}.code(410).send(${jsonRpcError(-32000, goneMessage(p.endpointDescription), context.quote)}));`],
+      post: [
+        `${p.receiver}.post(${p.endpoint}, ${p.middlewares}async (${p.req}${p.reqType}, ${p.res}${p.resType}) => {`,
+        `  ${p.res}.hijack();`,
+        indent(post),
+        `});`,
+      ],
+      methodNotAllowed: (method) => [
+        `${p.receiver}.${method}(${p.endpoint}, async (_${p.req}${p.reqType}, ${p.res}${p.resType}) => ${p.res}.code(405).header(${s('Allow')}, ${s('POST')}).send(${jsonRpcError(-32000, 'Method not allowed.', context.quote)}));`,
+      ],
+      gone: (method, path) => [
+        `${p.receiver}.${method}(${path}, async (_${p.req}${p.reqType}, ${p.res}${p.resType}) => ${p.res}.code(410).send(${jsonRpcError(-32000, goneMessage(p.endpointDescription), context.quote)}));`,
+      ],
     };
   },
   // koa answers for the handler unless told not to: respond = false, then Node's objects go to the transport.
   koa(context, p) {
     const transportClass = ensureNamedImport(context, NODE_TRANSPORT_MODULES, 'StreamableHTTPServerTransport');
     const ctx = p.req;
-    const post = statelessPostBody({ req: `${ctx}.req`, res: `${ctx}.res`, body: p.parsedBody, server: p.server, transport: p.transport, transportClass, factory: factoryCall(p.factory), setup: p.factory.setup, quote: context.quote, parsedBody: !!p.parsedBody });
+    const post = statelessPostBody({
+      req: `${ctx}.req`,
+      res: `${ctx}.res`,
+      body: p.parsedBody,
+      server: p.server,
+      transport: p.transport,
+      transportClass,
+      factory: factoryCall(p.factory),
+      setup: p.factory.setup,
+      quote: context.quote,
+      parsedBody: !!p.parsedBody,
+    });
     const s = (t: string) => quoted(context.quote, t);
     const answer = (status: number, message: string, allow: boolean) => [
       `  ${ctx}.status = ${status};`,
@@ -94,21 +160,48 @@ const ROUTES: Record<EndpointFramework, (context: TransformContext, plan: Endpoi
       `  ${ctx}.body = ${jsonRpcError(-32000, message, context.quote)};`,
     ];
     return {
-      post: [`${p.receiver}.post(${p.endpoint}, ${p.middlewares}async (${ctx}${p.reqType}) => {`, `  ${ctx}.respond = false;`, indent(post), `});`],
-      methodNotAllowed: (method) => [`${p.receiver}.${method}(${p.endpoint}, (${ctx}${p.reqType}) => {`, ...answer(405, 'Method not allowed.', true), `});`],
-      gone: (method, path) => [`${p.receiver}.${method}(${path}, (${ctx}${p.reqType}) => {`, ...answer(410, goneMessage(p.endpointDescription), false), `});`],
+      post: [
+        `${p.receiver}.post(${p.endpoint}, ${p.middlewares}async (${ctx}${p.reqType}) => {`,
+        `  ${ctx}.respond = false;`,
+        indent(post),
+        `});`,
+      ],
+      methodNotAllowed: (method) => [
+        `${p.receiver}.${method}(${p.endpoint}, (${ctx}${p.reqType}) => {`,
+        ...answer(405, 'Method not allowed.', true),
+        `});`,
+      ],
+      gone: (method, path) => [
+        `${p.receiver}.${method}(${path}, (${ctx}${p.reqType}) => {`,
+        ...answer(410, goneMessage(p.endpointDescription), false),
+        `});`,
+      ],
     };
   },
   hono(context, p) {
     const transportClass = ensureNamedImport(context, WEB_TRANSPORT_MODULES, 'WebStandardStreamableHTTPServerTransport');
     const c = p.req;
     const errorResponse = `${c}.json(${jsonRpcError(-32603, 'Internal server error', context.quote)}, 500)`;
-    const post = webStatelessPostBody({ req: c, request: `${c}.req.raw`, server: p.server, transport: p.transport, transportClass, factory: factoryCall(p.factory), setup: p.factory.setup, quote: context.quote, errorResponse });
+    const post = webStatelessPostBody({
+      req: c,
+      request: `${c}.req.raw`,
+      server: p.server,
+      transport: p.transport,
+      transportClass,
+      factory: factoryCall(p.factory),
+      setup: p.factory.setup,
+      quote: context.quote,
+      errorResponse,
+    });
     const s = (t: string) => quoted(context.quote, t);
     return {
       post: [`${p.receiver}.post(${p.endpoint}, ${p.middlewares}async (${c}${p.reqType}) => {`, indent(post), `});`],
-      methodNotAllowed: (method) => [`${p.receiver}.${method}(${p.endpoint}, (${c}${p.reqType}) => ${c}.json(${jsonRpcError(-32000, 'Method not allowed.', context.quote)}, 405, { Allow: ${s('POST')} }));`],
-      gone: (method, path) => [`${p.receiver}.${method}(${path}, (${c}${p.reqType}) => ${c}.json(${jsonRpcError(-32000, goneMessage(p.endpointDescription), context.quote)}, 410));`],
+      methodNotAllowed: (method) => [
+        `${p.receiver}.${method}(${p.endpoint}, (${c}${p.reqType}) => ${c}.json(${jsonRpcError(-32000, 'Method not allowed.', context.quote)}, 405, { Allow: ${s('POST')} }));`,
+      ],
+      gone: (method, path) => [
+        `${p.receiver}.${method}(${path}, (${c}${p.reqType}) => ${c}.json(${jsonRpcError(-32000, goneMessage(p.endpointDescription), context.quote)}, 410));`,
+      ],
     };
   },
 };

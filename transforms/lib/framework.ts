@@ -41,7 +41,8 @@ function receiverFramework(context: TransformContext, name: string): HttpFramewo
     const framework = origin ? MODULE_FRAMEWORKS.find(([pattern]) => pattern.test(origin))?.[1] : undefined;
     if (framework) return framework;
   }
-  const typeName = parameterTypeName(context, name) ?? typeNameOf((declarator?.id as AnyNode | undefined)?.typeAnnotation as AnyNode | undefined);
+  const typeName =
+    parameterTypeName(context, name) ?? typeNameOf((declarator?.id as AnyNode | undefined)?.typeAnnotation as AnyNode | undefined);
   return typeName ? typeFramework(context, typeName) : undefined;
 }
 
@@ -64,7 +65,12 @@ export function importOrigin(context: TransformContext, local: string): { module
   for (const declaration of root.find(j.ImportDeclaration).nodes() as unknown as AnyNode[]) {
     const specifier = ((declaration.specifiers as AnyNode[]) ?? []).find((s) => (s.local as AnyNode | undefined)?.name === local);
     if (!specifier) continue;
-    const name = specifier.type === 'ImportDefaultSpecifier' ? 'default' : specifier.type === 'ImportNamespaceSpecifier' ? '*' : ((specifier.imported as AnyNode).name as string);
+    const name =
+      specifier.type === 'ImportDefaultSpecifier'
+        ? 'default'
+        : specifier.type === 'ImportNamespaceSpecifier'
+          ? '*'
+          : ((specifier.imported as AnyNode).name as string);
     return { module: (declaration.source as AnyNode).value as string, name };
   }
   for (const declarator of root.find(j.VariableDeclarator).nodes() as unknown as AnyNode[]) {
@@ -74,7 +80,12 @@ export function importOrigin(context: TransformContext, local: string): { module
     if (!source || typeof source.value !== 'string') continue;
     const id = declarator.id as AnyNode;
     if (id.type === 'Identifier' && id.name === local) return { module: source.value, name: '*' };
-    const property = id.type === 'ObjectPattern' ? ((id.properties as AnyNode[]) ?? []).find((p) => ((p.value as AnyNode | undefined)?.name ?? (p.key as AnyNode | undefined)?.name) === local) : undefined;
+    const property =
+      id.type === 'ObjectPattern'
+        ? ((id.properties as AnyNode[]) ?? []).find(
+            (p) => ((p.value as AnyNode | undefined)?.name ?? (p.key as AnyNode | undefined)?.name) === local,
+          )
+        : undefined;
     if (property) return { module: source.value, name: (property.key as AnyNode).name as string };
   }
   return undefined;
@@ -115,17 +126,30 @@ function handlerFramework(context: TransformContext, handler: AnyNode | undefine
     if (framework) return framework;
   }
   const body = sourceOf(j, handler.body as AnyNode);
-  const uses = (param: string | undefined, member: string) => !!param && new RegExp(`\\b${param.replace(/\$/g, '\\$')}\\.${member}`).test(body);
+  const uses = (param: string | undefined, member: string) =>
+    !!param && new RegExp(`\\b${param.replace(/\$/g, '\\$')}\\.${member}`).test(body);
   const [first, second] = params;
   // koa assigns (`ctx.body =`, `ctx.status =`, `ctx.respond = false`) and reads `ctx.request`; hono calls (`c.json()`,
   // `c.body()`) and reads the Web request through `c.req.raw`, `c.req.json()`, `c.req.header()`.
-  if ((params.length === 1 || second === 'next') && (uses(first, '(?:respond|body|status)\\s*=[^=]') || uses(first, 'request\\b') || (uses(first, 'req\\b(?!\\.)') && uses(first, 'res\\b')))) return 'koa';
-  if (params.length === 1 && (uses(first, 'req\\.(?:raw|json|header|param|query|text)\\b') || uses(first, '(?:json|text|body|html|get)\\('))) return 'hono';
+  if (
+    (params.length === 1 || second === 'next') &&
+    (uses(first, '(?:respond|body|status)\\s*=[^=]') ||
+      uses(first, 'request\\b') ||
+      (uses(first, 'req\\b(?!\\.)') && uses(first, 'res\\b')))
+  )
+    return 'koa';
+  if (
+    params.length === 1 &&
+    (uses(first, 'req\\.(?:raw|json|header|param|query|text)\\b') || uses(first, '(?:json|text|body|html|get)\\('))
+  )
+    return 'hono';
   if (uses(first, 'raw\\b') || uses(second, 'raw\\b') || uses(second, 'hijack\\(') || uses(second, 'code\\(')) return 'fastify';
   return params.length >= 2 ? 'express' : 'unknown';
 }
 
 /** A server this file binds to loopback: it can also require a localhost Host header. */
 export function isLocalServer(context: TransformContext): boolean {
-  return context.options.localServer ?? /(?:\.listen\([^)]*|\bhost(?:name)?\s*:\s*)['"](?:127\.0\.0\.1|localhost)['"]/.test(context.file.source);
+  return (
+    context.options.localServer ?? /(?:\.listen\([^)]*|\bhost(?:name)?\s*:\s*)['"](?:127\.0\.0\.1|localhost)['"]/.test(context.file.source)
+  );
 }

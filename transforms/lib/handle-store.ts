@@ -10,7 +10,12 @@ export interface StoreVariable {
   initializer: string;
 }
 
-export function handleStoreCode(options: { typescript: boolean; variables: StoreVariable[]; quote: 'single' | 'double'; randomUUID: string }): string {
+export function handleStoreCode(options: {
+  typescript: boolean;
+  variables: StoreVariable[];
+  quote: 'single' | 'double';
+  randomUUID: string;
+}): string {
   const q = (t: string) => (options.quote === 'double' ? `"${t}"` : `'${t}'`);
   const ts = options.typescript;
   const lines = [
@@ -55,9 +60,16 @@ export function handleStoreCode(options: { typescript: boolean; variables: Store
   return lines.join('\n');
 }
 
-export function openToolCode(options: { server: string; form: 'registerTool' | 'tool'; tools: string[]; quote: 'single' | 'double' }): string {
+export function openToolCode(options: {
+  server: string;
+  form: 'registerTool' | 'tool';
+  tools: string[];
+  quote: 'single' | 'double';
+}): string {
   const q = (t: string) => (options.quote === 'double' ? `"${t.replace(/"/g, '\\"')}"` : `'${t.replace(/'/g, "\\'")}'`);
-  const description = q(`Start a session and get a handle for the tools that keep state between calls (${options.tools.join(', ')}). Pass it to them as ${HANDLE_ARG}. A handle expires 1 hour after its last use.`);
+  const description = q(
+    `Start a session and get a handle for the tools that keep state between calls (${options.tools.join(', ')}). Pass it to them as ${HANDLE_ARG}. A handle expires 1 hour after its last use.`,
+  );
   const annotations = `{ readOnlyHint: false, idempotentHint: false, destructiveHint: false }`;
   const callback = `async () => ({ content: [{ type: ${q('text')}, text: openSessionHandle() }] })`;
   if (options.form === 'registerTool') {

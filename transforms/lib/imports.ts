@@ -43,7 +43,13 @@ function isRequireOf(declarator: AnyNode, modules: string[]): boolean {
   if (!init || init.type !== 'CallExpression') return false;
   const callee = init.callee as AnyNode;
   const [arg] = init.arguments as AnyNode[];
-  return callee.type === 'Identifier' && callee.name === 'require' && !!arg && (arg.type === 'StringLiteral' || arg.type === 'Literal') && modules.includes(arg.value as string);
+  return (
+    callee.type === 'Identifier' &&
+    callee.name === 'require' &&
+    !!arg &&
+    (arg.type === 'StringLiteral' || arg.type === 'Literal') &&
+    modules.includes(arg.value as string)
+  );
 }
 
 /** Index after the last top-level import/require statement (and a leading 'use strict'). */
@@ -55,7 +61,12 @@ function insertionIndex(body: AnyNode[]): number {
  * Make `name` from `module` available and return its local name. `modules` lists equivalent specifiers
  * (`node:http`, `http`) so an existing import is reused.
  */
-export function ensureNamedImports(context: TransformContext, modules: string[], names: string[], options: { typeOnly?: boolean } = {}): string[] {
+export function ensureNamedImports(
+  context: TransformContext,
+  modules: string[],
+  names: string[],
+  options: { typeOnly?: boolean } = {},
+): string[] {
   const missing: string[] = [];
   const bound = moduleBindings(context);
   const locals = names.map((name) => {
@@ -83,7 +94,14 @@ export function ensureNamedImports(context: TransformContext, modules: string[],
     body.splice(insertionIndex(body), 0, importPlaceholder(context, modules[0], missing, false));
     return locals;
   }
-  const target = body.find((d) => d.type === 'ImportDeclaration' && modules.includes((d.source as AnyNode).value as string) && (d.specifiers as AnyNode[]).length > 0 && (d.specifiers as AnyNode[]).every((s) => s.type === 'ImportSpecifier') && (options.typeOnly || d.importKind !== 'type'));
+  const target = body.find(
+    (d) =>
+      d.type === 'ImportDeclaration' &&
+      modules.includes((d.source as AnyNode).value as string) &&
+      (d.specifiers as AnyNode[]).length > 0 &&
+      (d.specifiers as AnyNode[]).every((s) => s.type === 'ImportSpecifier') &&
+      (options.typeOnly || d.importKind !== 'type'),
+  );
   if (target) {
     for (const entry of missing) {
       const [name, local = name] = entry.split(' as ');
@@ -102,7 +120,8 @@ function moduleBindings(context: TransformContext): Set<string> {
   const names = new Set<string>();
   for (const statement of programBody(context)) {
     if (statement.type === 'ImportDeclaration') {
-      for (const specifier of statement.specifiers as AnyNode[]) names.add(((specifier.local ?? specifier.imported) as AnyNode).name as string);
+      for (const specifier of statement.specifiers as AnyNode[])
+        names.add(((specifier.local ?? specifier.imported) as AnyNode).name as string);
     } else {
       for (const name of declaredNames(statement)) names.add(name);
     }
@@ -120,7 +139,8 @@ function findImported(context: TransformContext, modules: string[], name: string
     }
     if (statement.type === 'ImportDeclaration' && modules.includes((statement.source as AnyNode).value as string)) {
       for (const specifier of statement.specifiers as AnyNode[]) {
-        if (specifier.type === 'ImportSpecifier' && (specifier.imported as AnyNode).name === name) return (specifier.local as AnyNode).name as string;
+        if (specifier.type === 'ImportSpecifier' && (specifier.imported as AnyNode).name === name)
+          return (specifier.local as AnyNode).name as string;
       }
     }
     if (statement.type === 'VariableDeclaration') {
@@ -135,16 +155,22 @@ function findImported(context: TransformContext, modules: string[], name: string
   return undefined;
 }
 
-export function ensureNamedImport(context: TransformContext, modules: string[], name: string, options: { typeOnly?: boolean } = {}): string {
+export function ensureNamedImport(
+  context: TransformContext,
+  modules: string[],
+  name: string,
+  options: { typeOnly?: boolean } = {},
+): string {
   return ensureNamedImports(context, modules, [name], options)[0];
 }
 
 /** Replace an import/require statement of `fromModules` that brings `name` with one of `toModule`'s `newName`. */
 export function importStatementIndex(context: TransformContext, modules: string[]): number {
   const body = programBody(context);
-  return body.findIndex((s) =>
-    (s.type === 'ImportDeclaration' && modules.includes((s.source as AnyNode).value as string)) ||
-    (s.type === 'VariableDeclaration' && (s.declarations as AnyNode[]).some((d) => isRequireOf(d, modules))),
+  return body.findIndex(
+    (s) =>
+      (s.type === 'ImportDeclaration' && modules.includes((s.source as AnyNode).value as string)) ||
+      (s.type === 'VariableDeclaration' && (s.declarations as AnyNode[]).some((d) => isRequireOf(d, modules))),
   );
 }
 
@@ -160,7 +186,10 @@ export function pruneImports(context: TransformContext, candidates: Set<string>)
   const used = new Set<string>();
   for (const statement of body) {
     if (statement.type === 'ImportDeclaration') continue;
-    if (statement.type === 'VariableDeclaration' && (statement.declarations as AnyNode[]).every((d) => isRequireOf(d, [requireModule(d)]))) {
+    if (
+      statement.type === 'VariableDeclaration' &&
+      (statement.declarations as AnyNode[]).every((d) => isRequireOf(d, [requireModule(d)]))
+    ) {
       continue;
     }
     for (const name of referencedNames(j, statement)) used.add(name);
@@ -192,7 +221,8 @@ export function pruneImports(context: TransformContext, candidates: Set<string>)
       const declarators = (statement.declarations as AnyNode[]).filter((d) => {
         const id = d.id as AnyNode;
         if (id.type === 'ObjectPattern') return (id.properties as AnyNode[]).length > 0;
-        if (id.type === 'Identifier' && isRequireOf(d, [requireModule(d)])) return !candidates.has(id.name as string) || used.has(id.name as string);
+        if (id.type === 'Identifier' && isRequireOf(d, [requireModule(d)]))
+          return !candidates.has(id.name as string) || used.has(id.name as string);
         return true;
       });
       if (declarators.length === 0) removeStatement(body, i);

@@ -25,18 +25,26 @@ export function sourceOf(j: JSCodeshift, node: AnyNode): string {
 
 /** A receiver's code without the comments recast attaches to it (`app /* note *\/ .get(…)` is `app`). */
 function receiverCode(j: JSCodeshift, node: AnyNode): string {
-  return sourceOf(j, node).replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, '').replace(/\s+/g, ' ').replace(/\s*([.?]+)\s*/g, '$1').trim();
+  return sourceOf(j, node)
+    .replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, '')
+    .replace(/\s+/g, ' ')
+    .replace(/\s*([.?]+)\s*/g, '$1')
+    .trim();
 }
 
 function isPathLike(node: AnyNode | undefined): boolean {
   if (!node) return false;
-  return ['StringLiteral', 'Literal', 'TemplateLiteral', 'Identifier', 'MemberExpression', 'RegExpLiteral'].includes(node.type) ||
+  return (
+    ['StringLiteral', 'Literal', 'TemplateLiteral', 'Identifier', 'MemberExpression', 'RegExpLiteral'].includes(node.type) ||
     (node.type === 'ArrayExpression' && (node.elements as AnyNode[]).every(isPathLike)) ||
-    (node.type === 'BinaryExpression' && node.operator === '+');
+    (node.type === 'BinaryExpression' && node.operator === '+')
+  );
 }
 
 function isHandlerLike(node: AnyNode | undefined): boolean {
-  return !!node && (isFunctionNode(node) || node.type === 'Identifier' || node.type === 'CallExpression' || node.type === 'MemberExpression');
+  return (
+    !!node && (isFunctionNode(node) || node.type === 'Identifier' || node.type === 'CallExpression' || node.type === 'MemberExpression')
+  );
 }
 
 /** Parse one statement as a route registration (or chain of them). */
@@ -55,12 +63,20 @@ export function asRouteStatement(j: JSCodeshift, statement: AnyNode, index: numb
     if (method === 'route' && args.length === 1 && isPathLike(args[0])) {
       if (registrations.length === 0) return undefined;
       const receiver = callee.object as AnyNode;
-      return { index, statement, receiver, receiverText: receiverCode(j, receiver), path: args[0], pathText: sourceOf(j, args[0]), registrations: registrations.reverse() };
+      return {
+        index,
+        statement,
+        receiver,
+        receiverText: receiverCode(j, receiver),
+        path: args[0],
+        pathText: sourceOf(j, args[0]),
+        registrations: registrations.reverse(),
+      };
     }
     if (!ROUTE_METHODS.has(method)) return undefined;
     const object = callee.object as AnyNode;
     const chained = object.type === 'CallExpression';
-    if (chained && args.length >= 1 && args.every(isHandlerLike) && !isPathLike(args[0]) ) {
+    if (chained && args.length >= 1 && args.every(isHandlerLike) && !isPathLike(args[0])) {
       registrations.push({ method, middlewares: args.slice(0, -1), handler: args[args.length - 1] });
       current = object;
       continue;
@@ -94,7 +110,14 @@ export function endpointRoles(j: JSCodeshift, regions: AnyNode[], anchors: Findi
   const roles = new Set<EndpointRole>();
   for (const region of regions) {
     // `transport?.handlePostMessage(…)` is an OptionalCallExpression in babel's tree.
-    const calls = [...j(region as never).find(j.CallExpression).nodes(), ...j(region as never).find(j.OptionalCallExpression).nodes()] as unknown as AnyNode[];
+    const calls = [
+      ...j(region as never)
+        .find(j.CallExpression)
+        .nodes(),
+      ...j(region as never)
+        .find(j.OptionalCallExpression)
+        .nodes(),
+    ] as unknown as AnyNode[];
     for (const call of calls) {
       const callee = call.callee as AnyNode;
       if (callee.type !== 'MemberExpression' && callee.type !== 'OptionalMemberExpression') continue;
@@ -102,7 +125,8 @@ export function endpointRoles(j: JSCodeshift, regions: AnyNode[], anchors: Findi
       if (name === 'handlePostMessage') roles.add('sse-messages');
       if (name === 'handleRequest') roles.add('streamable');
     }
-    if (anchors.some((a) => a.ruleId === 'legacy-sse-transport' && /SSEServerTransport/.test(a.message) && containsLocation(region, a))) roles.add('sse-stream');
+    if (anchors.some((a) => a.ruleId === 'legacy-sse-transport' && /SSEServerTransport/.test(a.message) && containsLocation(region, a)))
+      roles.add('sse-stream');
   }
   return roles;
 }
@@ -110,7 +134,9 @@ export function endpointRoles(j: JSCodeshift, regions: AnyNode[], anchors: Findi
 /** Every statement list of the file: the program body and each block. */
 export function statementLists(context: TransformContext): AnyNode[][] {
   const { j, root } = context;
-  return ([...root.find(j.Program).nodes(), ...root.find(j.BlockStatement).nodes()] as unknown as AnyNode[]).map((block) => block.body as AnyNode[]);
+  return ([...root.find(j.Program).nodes(), ...root.find(j.BlockStatement).nodes()] as unknown as AnyNode[]).map(
+    (block) => block.body as AnyNode[],
+  );
 }
 
 /** Functions declared in the file by name (declarations and `const f = () => …`), for handlers passed by name. */
@@ -139,7 +165,11 @@ export function isPathGuard(j: JSCodeshift, statement: AnyNode): boolean {
   const test = statement.test as AnyNode;
   if (test.type !== 'BinaryExpression' || (test.operator !== '!==' && test.operator !== '!=')) return false;
   const isString = (n: AnyNode) => n.type === 'StringLiteral' || (n.type === 'Literal' && typeof n.value === 'string');
-  const subject = isString(test.right as AnyNode) ? (test.left as AnyNode) : isString(test.left as AnyNode) ? (test.right as AnyNode) : undefined;
+  const subject = isString(test.right as AnyNode)
+    ? (test.left as AnyNode)
+    : isString(test.left as AnyNode)
+      ? (test.right as AnyNode)
+      : undefined;
   return !!subject && PATH_SUBJECT.test(sourceOf(j, subject));
 }
 
@@ -147,9 +177,14 @@ export function isPathGuard(j: JSCodeshift, statement: AnyNode): boolean {
  * The innermost function around `anchor` whose body routes with a path guard before the anchor's statement:
  * its body and the index of the first statement after the guard.
  */
-export function guardClauseRoute(context: TransformContext, anchor: Pick<Finding, 'line' | 'column'>): { fn: AnyNode; block: AnyNode; from: number } | undefined {
+export function guardClauseRoute(
+  context: TransformContext,
+  anchor: Pick<Finding, 'line' | 'column'>,
+): { fn: AnyNode; block: AnyNode; from: number } | undefined {
   const { j, root } = context;
-  const fns = (root.find(j.Function).nodes() as unknown as AnyNode[]).filter((fn) => (fn.body as AnyNode).type === 'BlockStatement' && (fn.body as AnyNode).loc && containsLocation(fn.body as AnyNode, anchor));
+  const fns = (root.find(j.Function).nodes() as unknown as AnyNode[]).filter(
+    (fn) => (fn.body as AnyNode).type === 'BlockStatement' && (fn.body as AnyNode).loc && containsLocation(fn.body as AnyNode, anchor),
+  );
   const fn = fns.at(-1);
   if (!fn) return undefined;
   const block = fn.body as AnyNode;
@@ -163,7 +198,14 @@ export function guardClauseRoute(context: TransformContext, anchor: Pick<Finding
 /** The parsed-body argument the old code gave `transport.handleRequest(req, res, body)`, as written (first found). */
 export function parsedBodyArgument(j: JSCodeshift, regions: AnyNode[]): string | undefined {
   for (const region of regions) {
-    const calls = [...j(region as never).find(j.CallExpression).nodes(), ...j(region as never).find(j.OptionalCallExpression).nodes()] as unknown as AnyNode[];
+    const calls = [
+      ...j(region as never)
+        .find(j.CallExpression)
+        .nodes(),
+      ...j(region as never)
+        .find(j.OptionalCallExpression)
+        .nodes(),
+    ] as unknown as AnyNode[];
     for (const call of calls) {
       const callee = call.callee as AnyNode;
       const name = (callee.property as AnyNode | undefined)?.name;

@@ -23,14 +23,29 @@ export interface ServerFactory {
  * The factory behind the first `X.connect(…)` inside `scope`; `X`'s declaration is looked up in `declarations`.
  * A string says why there is none that can run outside the request (it uses one of `params`).
  */
-export function serverFactoryOf(context: TransformContext, scope: AnyNode, declarations: AnyNode, params: Set<string>): ServerFactory | string | undefined {
+export function serverFactoryOf(
+  context: TransformContext,
+  scope: AnyNode,
+  declarations: AnyNode,
+  params: Set<string>,
+): ServerFactory | string | undefined {
   const { j } = context;
-  for (const call of j(scope as never).find(j.CallExpression, { callee: { property: { name: 'connect' } } }).nodes() as unknown as AnyNode[]) {
+  for (const call of j(scope as never)
+    .find(j.CallExpression, { callee: { property: { name: 'connect' } } })
+    .nodes() as unknown as AnyNode[]) {
     const object = (call.callee as AnyNode).object as AnyNode;
-    if (object.type === 'CallExpression' || object.type === 'NewExpression') return checked(context, { init: sourceOf(j, object), awaited: false, setup: [], uses: referencedNames(j, object) }, params, handlerLocals(context, declarations, [object]));
+    if (object.type === 'CallExpression' || object.type === 'NewExpression')
+      return checked(
+        context,
+        { init: sourceOf(j, object), awaited: false, setup: [], uses: referencedNames(j, object) },
+        params,
+        handlerLocals(context, declarations, [object]),
+      );
     if (object.type !== 'Identifier') continue;
     const variable = object.name as string;
-    const declaratorPath = j(declarations as never).find(j.VariableDeclarator, { id: { name: variable } }).paths()[0];
+    const declaratorPath = j(declarations as never)
+      .find(j.VariableDeclarator, { id: { name: variable } })
+      .paths()[0];
     let init = declaratorPath?.node.init as unknown as AnyNode | undefined;
     const awaited = init?.type === 'AwaitExpression';
     if (awaited) init = init!.argument as AnyNode;
@@ -45,11 +60,18 @@ export function serverFactoryOf(context: TransformContext, scope: AnyNode, decla
   return undefined;
 }
 
-function checked(context: TransformContext, factory: ServerFactory, params: Set<string>, locals: Set<string> = new Set()): ServerFactory | string {
+function checked(
+  context: TransformContext,
+  factory: ServerFactory,
+  params: Set<string>,
+  locals: Set<string> = new Set(),
+): ServerFactory | string {
   const request = [...factory.uses].filter((name) => params.has(name) && name !== factory.variable);
-  if (request.length > 0) return `building the server uses the request (${request.join(', ')}); a server factory runs outside the request handler`;
+  if (request.length > 0)
+    return `building the server uses the request (${request.join(', ')}); a server factory runs outside the request handler`;
   const local = [...factory.uses].filter((name) => locals.has(name) && name !== factory.variable);
-  if (local.length > 0) return `building the server uses the handler's own variables (${local.join(', ')}); a server factory runs outside the request handler`;
+  if (local.length > 0)
+    return `building the server uses the handler's own variables (${local.join(', ')}); a server factory runs outside the request handler`;
   return factory;
 }
 
@@ -57,18 +79,23 @@ function checked(context: TransformContext, factory: ServerFactory, params: Set<
 function handlerLocals(context: TransformContext, scope: AnyNode, except: AnyNode[]): Set<string> {
   const { j } = context;
   const names = new Set<string>();
-  const inside = (node: AnyNode) => !!node.loc && except.some((e) => e.loc && containsLocation(e, { line: node.loc!.start.line, column: node.loc!.start.column + 1 }));
-  j(scope as never).find(j.VariableDeclarator).forEach((p) => {
-    const node = p.node as unknown as AnyNode;
-    const id = node.id as AnyNode;
-    if (inside(node)) return;
-    if (id.type === 'Identifier') names.add(id.name as string);
-    else for (const name of referencedNames(j, id)) names.add(name);
-  });
-  j(scope as never).find(j.FunctionDeclaration).forEach((p) => {
-    const node = p.node as unknown as AnyNode;
-    if (!inside(node) && node.id) names.add((node.id as AnyNode).name as string);
-  });
+  const inside = (node: AnyNode) =>
+    !!node.loc && except.some((e) => e.loc && containsLocation(e, { line: node.loc!.start.line, column: node.loc!.start.column + 1 }));
+  j(scope as never)
+    .find(j.VariableDeclarator)
+    .forEach((p) => {
+      const node = p.node as unknown as AnyNode;
+      const id = node.id as AnyNode;
+      if (inside(node)) return;
+      if (id.type === 'Identifier') names.add(id.name as string);
+      else for (const name of referencedNames(j, id)) names.add(name);
+    });
+  j(scope as never)
+    .find(j.FunctionDeclaration)
+    .forEach((p) => {
+      const node = p.node as unknown as AnyNode;
+      if (!inside(node) && node.id) names.add((node.id as AnyNode).name as string);
+    });
   return names;
 }
 
@@ -76,7 +103,13 @@ function handlerLocals(context: TransformContext, scope: AnyNode, except: AnyNod
  * Statements of the declaration's block that use the server and not the transport: configuration to keep.
  * (Those using both are plumbing the new endpoint replaces: close handlers, session bookkeeping, connect.)
  */
-function setupStatements(context: TransformContext, declaration: AnyNode | undefined, variable: string, transport: string, connect: AnyNode): AnyNode[] {
+function setupStatements(
+  context: TransformContext,
+  declaration: AnyNode | undefined,
+  variable: string,
+  transport: string,
+  connect: AnyNode,
+): AnyNode[] {
   const { j } = context;
   const block = findBlockOf(context, declaration);
   if (!block || !declaration) return [];
@@ -112,4 +145,3 @@ export function factoryArrow(factory: ServerFactory): string {
 export function factoryCall(factory: ServerFactory): string {
   return `${factory.awaited ? 'await ' : ''}${factory.init}`;
 }
-

@@ -14,7 +14,10 @@ const q = quoted;
 
 /** Templates are written with two-space indents; the placeholder expansion converts to the file's unit. */
 export function indent(code: string): string {
-  return code.split('\n').map((line) => (line.length > 0 ? `  ${line}` : line)).join('\n');
+  return code
+    .split('\n')
+    .map((line) => (line.length > 0 ? `  ${line}` : line))
+    .join('\n');
 }
 
 export interface HandlerNames {
@@ -58,7 +61,9 @@ export function statelessPostBody(n: HandlerNames): string {
 }
 
 /** The stateless POST handler on a Web-standard framework (hono): the transport takes the Request, returns the Response. */
-export function webStatelessPostBody(n: Omit<HandlerNames, 'res' | 'parsedBody' | 'body'> & { request: string; errorResponse: string }): string {
+export function webStatelessPostBody(
+  n: Omit<HandlerNames, 'res' | 'parsedBody' | 'body'> & { request: string; errorResponse: string },
+): string {
   const s = (t: string) => q(n.quote, t);
   return [
     `const ${n.server} = ${n.factory};`,
@@ -112,7 +117,12 @@ export function guardCall(req: string, res: string): string {
  * The Origin (and, for local servers, Host) check the spec requires. Local origins pass; deployments add theirs to
  * MCP_ALLOWED_ORIGINS. Written out rather than imported: the v1 SDK has no Origin middleware.
  */
-export function guardFunction(options: { typescript: boolean; checkHost: boolean; quote: 'single' | 'double'; types?: { request: string; response: string } }): string {
+export function guardFunction(options: {
+  typescript: boolean;
+  checkHost: boolean;
+  quote: 'single' | 'double';
+  types?: { request: string; response: string };
+}): string {
   const s = (t: string) => q(options.quote, t);
   const types = options.typescript;
   const lines = [
