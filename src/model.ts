@@ -44,7 +44,18 @@ export interface Suppression extends Location {
 /** A file the run could not handle, with the reason. Nothing is written for it. */
 export interface FileProblem {
   file: string;
-  kind: 'unreadable' | 'binary' | 'too-large' | 'encoding' | 'parse' | 'symlink' | 'transform' | 'invalid-output' | 'write' | 'dirty';
+  kind:
+    | 'unreadable'
+    | 'binary'
+    | 'too-large'
+    | 'encoding'
+    | 'parse'
+    | 'symlink'
+    | 'transform'
+    | 'invalid-output'
+    | 'type-check'
+    | 'write'
+    | 'dirty';
   message: string;
 }
 
@@ -88,12 +99,23 @@ export interface ServedEndpoint {
   path: string;
 }
 
+/** An endpoint whose migration was undone because a part of it failed or broke the type-check. */
+export interface RolledBackEndpoint {
+  /** The endpoint's id: its file and path (`src/server.ts#/mcp`). */
+  endpoint: string;
+  reason: string;
+}
+
 export interface ApplyResult extends CheckResult {
   dryRun: boolean;
   target: string;
   changes: FileChange[];
   manual: ManualItem[];
   endpoints: ServedEndpoint[];
+  /** Endpoints left as they were (with a marker) because their change would have broken the build. */
+  rolledBack: RolledBackEndpoint[];
+  /** Changed files that were re-parsed but not type-checked (no tsconfig, or JavaScript without checkJs). */
+  typeUnchecked: string[];
 }
 
 export type AnyResult = CheckResult | ApplyResult;

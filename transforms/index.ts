@@ -3,13 +3,10 @@
 import type { API, FileInfo } from 'jscodeshift';
 import type { FixKind } from '../src/model';
 import type { TransformOptions } from './lib/context';
-import hoistServerFactory, * as hoistMeta from './hoist-server-factory';
-import statelessEndpoint, * as endpointMeta from './stateless-endpoint';
-import originGuard, * as originMeta from './origin-guard';
+import migrateEndpoint, * as endpointMeta from './migrate-endpoint';
 import bindLocalhost, * as bindMeta from './bind-localhost';
 import idempotencyHints, * as hintsMeta from './idempotency-hints';
 import sessionHandles, * as handlesMeta from './session-handles';
-import mcpHandler, * as mcpHandlerMeta from './mcp-handler';
 
 export interface TransformModule {
   id: string;
@@ -25,10 +22,8 @@ export interface TransformModule {
 export const transforms: readonly TransformModule[] = [
   // First: whether the server is local (it binds loopback) decides how later transforms validate Host.
   { id: bindMeta.id, rules: bindMeta.rules, level: 'unsafe', run: bindLocalhost },
-  { id: hoistMeta.id, rules: hoistMeta.rules, level: 'auto', run: hoistServerFactory },
-  { id: endpointMeta.id, rules: endpointMeta.rules, level: 'auto', run: statelessEndpoint },
-  { id: originMeta.id, rules: originMeta.rules, level: 'auto', run: originGuard },
-  { id: mcpHandlerMeta.id, rules: mcpHandlerMeta.rules, level: 'auto', targets: ['2026-07-28'], run: mcpHandler },
+  // Every MCP endpoint, whole or not at all, from the analysis's plan: in place, guarded, on the target's SDK.
+  { id: endpointMeta.id, rules: endpointMeta.rules, level: 'auto', run: migrateEndpoint },
   { id: handlesMeta.id, rules: handlesMeta.rules, level: 'unsafe', run: sessionHandles },
   { id: hintsMeta.id, rules: hintsMeta.rules, level: 'auto', run: idempotencyHints },
 ];

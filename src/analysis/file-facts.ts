@@ -6,10 +6,13 @@ import { isMcpModule, isSdkSymbol, type SdkSymbol } from './sdk-modules';
 import { valueOrigins } from './values';
 import { routeCalls, type RouteCall } from './routes';
 import { toolRegistrations, type ToolRegistration } from './tools';
+import type { EndpointPlan } from './endpoints/model';
 
 export interface ProjectFacts {
   /** Some file reads the Origin header or installs an Origin-validating middleware. */
   validatesOrigin: boolean;
+  /** The project's MCP endpoints (computed once per analysis, on first use). */
+  endpoints?: () => EndpointPlan[];
 }
 
 export class FileFacts {
@@ -19,6 +22,8 @@ export class FileFacts {
   constructor(
     readonly sourceFile: SourceFile,
     readonly project: ProjectFacts,
+    /** The file's path in findings (relative to the scanned root). */
+    readonly relPath: string = sourceFile.getFilePath(),
   ) {}
 
   /** The file imports (or requires) the MCP SDK or an MCP framework, or hand-rolls the protocol's HTTP side. */
@@ -65,6 +70,16 @@ export class FileFacts {
     });
   }
 
+  /** Endpoint plans with a region, a hoisted server or a call site in this file. */
+  get endpoints(): EndpointPlan[] {
+    return (this.project.endpoints?.() ?? []).filter((plan) => touchedFiles(plan).has(this.relPath));
+  }
+
+  /** The node a plan's span names in this file (the span must be this file's). */
+  nodeAt(span: { start: number; end: number }): Node | undefined {
+    return this.sourceFile.getDescendantAtStartWithWidth(span.start, span.end - span.start);
+  }
+
   get routes(): RouteCall[] {
     return routeCalls(this.sourceFile);
   }
@@ -82,4 +97,15 @@ export function stringLiterals(file: SourceFile, pattern: RegExp): Node[] {
   );
   const templates = nodesOfKind(file, SyntaxKind.TemplateExpression).filter((node) => pattern.test(node.getText()));
   return [...literals, ...templates].sort((a, b) => a.getStart() - b.getStart());
+}
+
+/** Every file an endpoint plan rewrites. */
+export function touchedFiles(plan: EndpointPlan): Set<string> {
+  const files = new Set<string>(plan.regions.map((r) => r.fn.file));
+  if (plan.server.kind === 'shared' && plan.server.hoist) {
+    files.add(plan.server.hoist.file);
+    for (const site of plan.server.hoist.parameter?.callSites ?? []) files.add(site.file);
+  }
+  if (!plan.verdict.migratable) files.add(plan.verdict.at.file);
+  return files;
 }

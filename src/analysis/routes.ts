@@ -76,10 +76,16 @@ function isPathLike(node: Node): boolean {
   );
 }
 
-/** The function a handler argument denotes: itself, a named function, or the function wrapped by `asyncHandler(fn)`. */
+/**
+ * The function a handler argument denotes: itself, a named function (also imported), a class member
+ * (`this.onPost`, `this.onPost.bind(this)`), or the function wrapped by `asyncHandler(fn)`.
+ */
 export function resolveHandler(arg: Node | undefined, depth = 0): Node | undefined {
   if (!arg || depth > 3) return undefined;
   if (isFunctionLike(arg)) return arg;
+  if (Node.isParenthesizedExpression(arg) || Node.isAsExpression(arg) || Node.isNonNullExpression(arg)) {
+    return resolveHandler(arg.getExpression(), depth + 1);
+  }
   if (Node.isIdentifier(arg)) {
     for (const declaration of arg.getSymbol()?.getDeclarations() ?? []) {
       if (Node.isFunctionDeclaration(declaration)) return declaration;
@@ -94,12 +100,31 @@ export function resolveHandler(arg: Node | undefined, depth = 0): Node | undefin
     }
     return undefined;
   }
+  if (Node.isPropertyAccessExpression(arg)) {
+    // `this.onPost` — a method (or an arrow-function property) of the enclosing class.
+    if (arg.getExpression().getKind() === SyntaxKind.ThisKeyword) return classMember(arg, arg.getName());
+    return undefined;
+  }
   if (Node.isCallExpression(arg)) {
-    const inner = arg.getArguments().find(isFunctionLike);
-    return inner;
+    const callee = arg.getExpression();
+    // `this.onPost.bind(this)`, `handler.bind(null)`
+    if (Node.isPropertyAccessExpression(callee) && callee.getName() === 'bind') return resolveHandler(callee.getExpression(), depth + 1);
+    // `asyncHandler(fn)`, `wrap(async (req, res) => …)`
+    return arg.getArguments().find(isFunctionLike) ?? resolveHandler(arg.getArguments().find(Node.isIdentifier), depth + 1);
   }
   if (Node.isFunctionDeclaration(arg)) return arg;
   return undefined;
+}
+
+/** A class member function by name: a method, or a property initialised with a function. */
+function classMember(inside: Node, name: string): Node | undefined {
+  const owner = inside.getFirstAncestor((a) => Node.isClassDeclaration(a) || Node.isClassExpression(a));
+  if (!owner || !(Node.isClassDeclaration(owner) || Node.isClassExpression(owner))) return undefined;
+  const method = owner.getMethod(name);
+  if (method) return method;
+  const property = owner.getProperty(name);
+  const init = property?.getInitializer();
+  return init && isFunctionLike(init) ? init : undefined;
 }
 
 /** For `import { x } from './local'`, the declaration of `x` in that project file. */
@@ -132,8 +157,8 @@ function asRouteCall(call: CallExpression): RouteCall | undefined {
   }
   const methods = CALL_METHODS[name];
   if (!methods || args.length === 0) return undefined;
-  const chainPath = routeChainPath(receiver);
-  if (chainPath) return build(call, receiver, methods, chainPath, args);
+  const chain = routeChain(receiver);
+  if (chain) return build(call, chain.receiver, methods, chain.path, args);
   if (name === 'use' && args.length >= 1 && !isPathLike(args[0])) {
     // path-less middleware: app.use(handler)
     const handlerArg = args[args.length - 1];
@@ -144,14 +169,14 @@ function asRouteCall(call: CallExpression): RouteCall | undefined {
   return build(call, receiver, methods, args[0], args.slice(1));
 }
 
-/** express `app.route('/mcp').post(h).get(h)`: the path of the `.route(path)` call the chain starts from. */
-function routeChainPath(receiver: Node): Node | undefined {
+/** express `app.route('/mcp').post(h).get(h)`: the path of the `.route(path)` call the chain starts from, and its receiver. */
+function routeChain(receiver: Node): { path: Node; receiver: Node } | undefined {
   let current: Node = receiver;
   for (let i = 0; i < 12 && Node.isCallExpression(current); i++) {
     const callee = current.getExpression();
     if (!Node.isPropertyAccessExpression(callee)) return undefined;
     const args = current.getArguments();
-    if (callee.getName() === 'route' && args.length === 1 && isPathLike(args[0])) return args[0];
+    if (callee.getName() === 'route' && args.length === 1 && isPathLike(args[0])) return { path: args[0], receiver: callee.getExpression() };
     if (!CALL_METHODS[callee.getName()]) return undefined;
     current = callee.getExpression();
   }
@@ -205,6 +230,7 @@ function methodsFromLiteral(node: Node): MethodSet | undefined {
 export function staticString(node: Node | undefined, depth = 0): string | undefined {
   if (!node || depth > 4) return undefined;
   if (Node.isStringLiteral(node) || Node.isNoSubstitutionTemplateLiteral(node)) return node.getLiteralValue();
+  if (Node.isParenthesizedExpression(node) || Node.isAsExpression(node)) return staticString(node.getExpression(), depth + 1);
   if (Node.isIdentifier(node) || Node.isPropertyAccessExpression(node)) {
     const nameNode = Node.isPropertyAccessExpression(node) ? node.getNameNode() : node;
     for (const declaration of nameNode.getSymbol()?.getDeclarations() ?? []) {
@@ -213,6 +239,22 @@ export function staticString(node: Node | undefined, depth = 0): string | undefi
         if (value !== undefined) return value;
       }
     }
+  }
+  return undefined;
+}
+
+/**
+ * The value a path expression most likely has: its static value, or the default of `env.X ?? '/mcp'` (directly or
+ * through a const). For messages only; code keeps the expression.
+ */
+export function likelyString(node: Node | undefined, depth = 0): string | undefined {
+  if (!node || depth > 4) return undefined;
+  const value = staticString(node);
+  if (value !== undefined) return value;
+  if (Node.isBinaryExpression(node) && /^(?:\?\?|\|\|)$/.test(node.getOperatorToken().getText())) return staticString(node.getRight());
+  if (Node.isIdentifier(node)) {
+    const declaration = node.getSymbol()?.getDeclarations()[0];
+    if (Node.isVariableDeclaration(declaration)) return likelyString(declaration.getInitializer(), depth + 1);
   }
   return undefined;
 }
@@ -408,7 +450,7 @@ const UPPER_METHODS = new Set<string>(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 
  * A handler named by its HTTP method: Next.js/SvelteKit route modules (`export async function GET(request)`,
  * `export const DELETE = …`) and Bun.serve `routes: { '/mcp': { GET: (req) => …, POST: … } }`.
  */
-function methodNamedHandler(fn: Node): { method: HttpMethod; path?: Node } | undefined {
+export function methodNamedHandler(fn: Node): { method: HttpMethod; path?: Node } | undefined {
   if (Node.isFunctionDeclaration(fn)) {
     const name = fn.getName();
     return name && UPPER_METHODS.has(name) && fn.isExported() ? { method: name as HttpMethod } : undefined;

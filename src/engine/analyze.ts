@@ -4,7 +4,9 @@ import { Project, ts, type Node, type SourceFile } from 'ts-morph';
 import type { Finding, Suppression } from '../model';
 import type { ReportOptions, Rule } from '../rules/rule';
 import { FileFacts, type ProjectFacts } from '../analysis/file-facts';
-import { fileValidatesOrigin } from '../rules/origin-validation';
+import { fileValidatesOrigin } from '../analysis/origin';
+import { projectEndpoints } from '../analysis/endpoints/build';
+import type { EndpointPlan, Span } from '../analysis/endpoints/model';
 import { applySuppressions, parseSuppressions } from './suppressions';
 import { findMarkers } from './markers';
 
@@ -26,6 +28,8 @@ export interface Analysis {
   project: Project;
   files: FileAnalysis[];
   sourceFile(relPath: string): SourceFile | undefined;
+  /** The project's endpoint plans (computed on first use). */
+  endpoints(): EndpointPlan[];
 }
 
 export function createProject(): Project {
@@ -74,19 +78,25 @@ export function analyzeSources(sources: SourceInput[], rules: readonly Rule[]): 
     }
     parsed.push([source, sourceFile]);
   }
-  const factsByFile = connectedFacts(parsed.map(([, sourceFile]) => sourceFile));
+  const relPaths = new Map(parsed.map(([source, sourceFile]) => [sourceFile, source.relPath]));
+  let endpoints: EndpointPlan[] | undefined;
+  const endpointsOf = () => (endpoints ??= projectEndpoints(project, (file) => relPaths.get(file) ?? file.getFilePath()));
+  const factsByFile = connectedFacts(
+    parsed.map(([, sourceFile]) => sourceFile),
+    endpointsOf,
+  );
   for (const [source, sourceFile] of parsed) {
     files.push(analyzeFile(source.relPath, sourceFile, factsByFile.get(sourceFile)!, rules));
   }
   files.sort((a, b) => a.relPath.localeCompare(b.relPath));
-  return { project, files, sourceFile: (relPath) => byRel.get(relPath) };
+  return { project, files, sourceFile: (relPath) => byRel.get(relPath), endpoints: endpointsOf };
 }
 
 /**
  * Facts shared by the files of one server: files linked by local imports (either way) form one component, and an
  * Origin check anywhere in a component covers its endpoints — but not those of another server in the same repo.
  */
-function connectedFacts(files: SourceFile[]): Map<SourceFile, ProjectFacts> {
+function connectedFacts(files: SourceFile[], endpoints: () => EndpointPlan[]): Map<SourceFile, ProjectFacts> {
   const parent = new Map<SourceFile, SourceFile>(files.map((f) => [f, f]));
   const find = (f: SourceFile): SourceFile => {
     let root = f;
@@ -102,7 +112,7 @@ function connectedFacts(files: SourceFile[]): Map<SourceFile, ProjectFacts> {
   const byRoot = new Map<SourceFile, ProjectFacts>();
   for (const file of files) {
     const root = find(file);
-    if (!byRoot.has(root)) byRoot.set(root, { validatesOrigin: false });
+    if (!byRoot.has(root)) byRoot.set(root, { validatesOrigin: false, endpoints });
     const shared = byRoot.get(root)!;
     if (!shared.validatesOrigin && fileValidatesOrigin(file)) shared.validatesOrigin = true;
     facts.set(file, shared);
@@ -144,7 +154,7 @@ function localImports(file: SourceFile, byPath: Map<string, SourceFile>): Source
 }
 
 function analyzeFile(relPath: string, sourceFile: SourceFile, projectFacts: ProjectFacts, rules: readonly Rule[]): FileAnalysis {
-  const facts = new FileFacts(sourceFile, projectFacts);
+  const facts = new FileFacts(sourceFile, projectFacts, relPath);
   const raw: Finding[] = [];
   const seen = new Set<string>();
   for (const rule of rules) {
@@ -172,6 +182,7 @@ function analyzeFile(relPath: string, sourceFile: SourceFile, projectFacts: Proj
     };
     rule.check({ sourceFile, facts, report });
   }
+  attachPlans(raw, facts.endpoints, relPath);
   raw.push(...findMarkers(relPath, sourceFile));
   const suppressions = parseSuppressions(relPath, sourceFile.getFullText());
   const findings = applySuppressions(raw, suppressions, relPath);
@@ -193,4 +204,46 @@ export function locate(file: string, node: Node) {
   const start = sourceFile.getLineAndColumnAtPos(node.getStart());
   const end = sourceFile.getLineAndColumnAtPos(node.getEnd());
   return { file, line: start.line, column: start.column, endLine: end.line, endColumn: end.column };
+}
+
+/** Rules whose findings the endpoint transform fixes by carrying out the endpoint's plan. */
+const ENDPOINT_RULES = new Set([
+  'legacy-sse-transport',
+  'session-id',
+  'get-stream',
+  'delete-session',
+  'last-event-id',
+  'shared-server-instance',
+  'origin-validation',
+  'per-request-transport',
+]);
+
+/**
+ * A finding inside a plan's reach (a region, the shared server and its setup, a call that passes it, the construct
+ * that stops it) carries the plan: the transform reads it from there.
+ */
+function attachPlans(findings: Finding[], plans: EndpointPlan[], relPath: string): void {
+  if (plans.length === 0) return;
+  for (const finding of findings) {
+    if (!ENDPOINT_RULES.has(finding.ruleId) || finding.data?.endpoint) continue;
+    const plan = plans.find((p) => planSpans(p).some((span) => span.file === relPath && within(finding, span)));
+    if (plan) finding.data = { ...finding.data, endpoint: plan };
+  }
+}
+
+function planSpans(plan: EndpointPlan): Span[] {
+  const spans: Span[] = plan.regions.flatMap((r) => [r.fn, ...r.arrivals.flatMap((a) => (a.kind === 'route' ? [a.registration] : a.kind === 'call' ? [a.call] : []))]);
+  if (plan.server.kind === 'shared') {
+    spans.push(plan.server.declaration);
+    const hoist = plan.server.hoist;
+    if (hoist) spans.push(...hoist.setup, ...(hoist.parameter ? [hoist.parameter.fn, ...hoist.parameter.callSites] : []));
+  }
+  if (!plan.verdict.migratable) spans.push(plan.verdict.at);
+  return spans;
+}
+
+function within(finding: Finding, span: Span): boolean {
+  const after = finding.line > span.line || (finding.line === span.line && finding.column >= span.column);
+  const before = finding.line < span.endLine || (finding.line === span.endLine && finding.column <= span.endColumn);
+  return after && before;
 }

@@ -1,5 +1,4 @@
-import { nodesOfKind } from '../analysis/node-index';
-import { Node, SyntaxKind, type SourceFile } from 'ts-morph';
+import type { Node } from 'ts-morph';
 import type { Rule } from './rule';
 import { routeContextsOf } from '../analysis/routes';
 import { stringLiterals } from '../analysis/file-facts';
@@ -15,7 +14,7 @@ export const originValidation: Rule = {
       'without it a web page can drive a local MCP server through DNS rebinding. The v1 `createMcpExpressApp` validates Host ' +
       'only (a foreign Origin still gets 200), so it does not count; the v2 `@modelcontextprotocol/express` app, ' +
       '`originValidation` middleware and code that reads the Origin header do. This rule reports every HTTP MCP endpoint ' +
-      '(SDK transports and hand-rolled `event: endpoint` streams) when nothing in the project checks Origin.',
+      'whose handler, route middleware and app do not check Origin, and hand-rolled `event: endpoint` streams when nothing in the project does.',
     hint: 'Reject requests whose Origin is present and not allowed with 403 before they reach the transport.',
     sources: [
       'spec 2026-07-28 basic/transports/streamable-http.mdx § Security & Endpoint',
@@ -23,15 +22,19 @@ export const originValidation: Rule = {
     ],
   },
   check({ sourceFile, facts, report }) {
+    // Per endpoint: the handler itself, its route's middleware or its app validates Origin, or it does not.
+    for (const plan of facts.endpoints) {
+      if (plan.originGuarded || plan.regions.length === 0) continue;
+      const region = plan.regions.find((r) => r.endpoint) ?? plan.regions[0];
+      const route = region.arrivals.find((a) => a.kind === 'route');
+      const span = route?.kind === 'route' && route.registration.file === facts.relPath ? route.registration : region.fn;
+      const node = span.file === facts.relPath ? facts.nodeAt(span) : undefined;
+      if (node) report(node, 'No Origin validation: this MCP endpoint accepts requests from any web origin (DNS rebinding).');
+    }
+    // Hand-rolled transports have no plan: the project-level fact decides.
     if (facts.project.validatesOrigin) return;
-    const endpoints = [
-      ...facts.methodCalls('handleRequest', ['StreamableHTTPServerTransport']),
-      ...facts.methodCalls('handlePostMessage', ['SSEServerTransport']),
-      ...facts.constructions('SSEServerTransport'),
-      ...stringLiterals(sourceFile, /event:\s*endpoint\b/),
-    ];
     const reported = new Set<Node>();
-    for (const endpoint of endpoints) {
+    for (const endpoint of stringLiterals(sourceFile, /event:\s*endpoint\b/)) {
       const contexts = routeContextsOf(endpoint);
       const sites = contexts.length > 0 ? contexts.map((c) => c.routes[0]?.call ?? endpoint) : [endpoint];
       for (const site of sites) {
@@ -43,95 +46,3 @@ export const originValidation: Rule = {
   },
 };
 
-/** Project-level: does any file check the Origin header or install an Origin-validating layer? */
-export function fileValidatesOrigin(sourceFile: SourceFile): boolean {
-  const text = sourceFile.getFullText();
-  if (!/origin/i.test(text)) return false;
-  for (const id of nodesOfKind(sourceFile, SyntaxKind.Identifier)) {
-    if (/^(?:originValidation|localhostOriginValidation|originValidationResponse)$/.test(id.getText())) return true;
-  }
-  for (const declaration of sourceFile.getImportDeclarations()) {
-    if (
-      declaration.getModuleSpecifierValue() === '@modelcontextprotocol/express' &&
-      declaration.getNamedImports().some((n) => n.getName() === 'createMcpExpressApp')
-    )
-      return true;
-    if (/^@modelcontextprotocol\/(?:hono|fastify)$/.test(declaration.getModuleSpecifierValue())) return true;
-  }
-  // Reading the header counts, unless the value is only echoed back (CORS reflection is not validation).
-  return originReads(sourceFile).some((read) => !echoedOnly(read, 0));
-}
-
-const HEADER_GETTERS = /^(?:get|header|getHeader)$/;
-const HEADER_SETTERS = /^(?:setHeader|header|set|append|writeHead|vary)$/;
-
-/** `headers.origin`, `headers['origin']`, `req.get('origin')` / `headers.get('Origin')`, `const { origin } = req.headers`. */
-function originReads(file: SourceFile): Node[] {
-  const reads: Node[] = [];
-  for (const access of nodesOfKind(file, SyntaxKind.PropertyAccessExpression)) {
-    if (access.getName() === 'origin' && /headers$/i.test(access.getExpression().getText())) reads.push(access);
-  }
-  for (const literal of stringLiterals(file, /^origin$/i)) {
-    const parent = literal.getParent();
-    if (Node.isElementAccessExpression(parent) && parent.getArgumentExpression() === literal) reads.push(parent);
-    if (Node.isCallExpression(parent) && parent.getArguments()[0] === literal) {
-      const callee = parent.getExpression();
-      if (Node.isPropertyAccessExpression(callee) && HEADER_GETTERS.test(callee.getName())) reads.push(parent);
-    }
-  }
-  for (const element of nodesOfKind(file, SyntaxKind.BindingElement)) {
-    const key = element.getPropertyNameNode()?.getText() ?? element.getName();
-    if (!/^['"]?origin['"]?$/i.test(key)) continue;
-    const declaration = element.getParent()?.getParent();
-    if (Node.isVariableDeclaration(declaration) && /headers$/i.test(declaration.getInitializer()?.getText() ?? '')) reads.push(element);
-  }
-  return reads;
-}
-
-/**
- * The value read from the Origin header only flows back into a response header
- * (`res.setHeader('Access-Control-Allow-Origin', req.headers.origin ?? '*')`), directly or through a variable,
- * or is merely tested for presence (`if (origin)`).
- */
-function echoedOnly(read: Node, depth: number): boolean {
-  if (depth > 3) return false;
-  if (Node.isBindingElement(read)) return referencesEchoedOnly(read, depth);
-  let node: Node = read;
-  let parent = node.getParent();
-  while (
-    parent &&
-    (Node.isParenthesizedExpression(parent) ||
-      Node.isAsExpression(parent) ||
-      Node.isNonNullExpression(parent) ||
-      (Node.isConditionalExpression(parent) && parent.getCondition() !== node) ||
-      (Node.isBinaryExpression(parent) && /^(?:\?\?|\|\|)$/.test(parent.getOperatorToken().getText())))
-  ) {
-    node = parent;
-    parent = node.getParent();
-  }
-  if (!parent) return false;
-  if (Node.isIfStatement(parent) && parent.getExpression() === node) return true;
-  if (Node.isCallExpression(parent) && parent.getArguments().indexOf(node) > 0) {
-    const callee = parent.getExpression();
-    return Node.isPropertyAccessExpression(callee) && HEADER_SETTERS.test(callee.getName());
-  }
-  if (Node.isPropertyAssignment(parent) && parent.getInitializer() === node) {
-    return /^['"]?access-control-allow-origin['"]?$/i.test(parent.getNameNode().getText());
-  }
-  if (Node.isVariableDeclaration(parent) && parent.getInitializer() === node && Node.isIdentifier(parent.getNameNode())) {
-    return referencesEchoedOnly(parent, depth);
-  }
-  return false;
-}
-
-function referencesEchoedOnly(declaration: Node, depth: number): boolean {
-  const symbol = declaration.getSymbol();
-  const nameNode = (declaration as Node & { getNameNode?(): Node }).getNameNode?.();
-  if (!symbol || !nameNode) return false;
-  const name = nameNode.getText();
-  const references = declaration
-    .getSourceFile()
-    .getDescendantsOfKind(SyntaxKind.Identifier)
-    .filter((id) => id !== nameNode && id.getText() === name && id.getSymbol() === symbol);
-  return references.every((reference) => echoedOnly(reference, depth + 1));
-}

@@ -1,8 +1,4 @@
-import { nodesOfKind } from '../analysis/node-index';
-import { Node, SyntaxKind } from 'ts-morph';
 import type { Rule } from './rule';
-import { enclosingFunction } from './shared';
-import { routeContextsOf } from '../analysis/routes';
 
 export const sharedServerInstance: Rule = {
   meta: {
@@ -11,46 +7,39 @@ export const sharedServerInstance: Rule = {
     severity: 'error',
     fix: 'auto',
     doc:
-      'A module-level `McpServer`/`Server` that is `connect()`ed to a new transport for each connection or request works by ' +
-      'accident on the legacy path and fails under load: since SDK 1.26 `Protocol.connect` throws "Already connected to a ' +
-      'transport" when two requests overlap. The stateless target needs a fresh server per request (v2 `createMcpHandler` ' +
-      'enforces it). This rule finds `connect()` calls on an outer-scope server inside a function that connects an HTTP ' +
-      'transport.',
+      'A server created once (at module level, in an enclosing function, in a class field, or passed in as a parameter) and ' +
+      '`connect()`ed to a new transport for each connection or request works by accident on the legacy path and fails under ' +
+      'load: since SDK 1.26 `Protocol.connect` throws "Already connected to a transport" when two requests overlap. The ' +
+      'stateless target needs a fresh server per request (v2 `createMcpHandler` enforces it). This rule reports the shared ' +
+      'server of every MCP endpoint, and each call that hands it to the code that connects it.',
     hint: 'Build the server in a factory and call it per request.',
     sources: [
       'typescript-sdk v1.x src/shared/protocol.ts connect (Already connected to a transport)',
       'typescript-sdk v1.x src/examples/server/simpleStatelessStreamableHttp.ts (getServer per request)',
     ],
   },
-  check({ sourceFile, facts, report }) {
-    if (!facts.importsMcp) return;
-    for (const call of nodesOfKind(sourceFile, SyntaxKind.CallExpression)) {
-      const callee = call.getExpression();
-      if (!Node.isPropertyAccessExpression(callee) || callee.getName() !== 'connect') continue;
-      const [transport] = call.getArguments();
-      if (!transport) continue;
-      const httpTransport = facts.holds(transport, 'SSEServerTransport') || facts.holds(transport, 'StreamableHTTPServerTransport');
-      if (!httpTransport) continue;
-      const server = callee.getExpression();
-      // `this.server.connect(t)`: a class field shared by every request the instance serves. Only inside a route
-      // handler, since a per-connection class (`new Session(res).start()`) connects its own server once.
-      const field = Node.isPropertyAccessExpression(server) && server.getExpression().getKind() === SyntaxKind.ThisKeyword;
-      if (!(Node.isIdentifier(server) || field) || !facts.holds(server, 'McpServer')) continue;
-      const fn = enclosingFunction(call);
-      if (!fn) continue;
-      if (field && !routeContextsOf(call).some((context) => context.methods !== 'unknown')) continue;
-      const nameNode = Node.isPropertyAccessExpression(server) ? server.getNameNode() : server;
-      const declaration = nameNode.getSymbol()?.getDeclarations()[0];
-      if (!declaration) continue;
-      const declaredInside = declaration.getAncestors().includes(fn);
-      if (declaredInside) continue;
-      report(
-        call,
-        `Shared server: \`${server.getText()}\` is created once and connected to a new transport per connection; overlapping requests fail with "Already connected to a transport".`,
-        {
-          related: [{ node: declaration, message: 'the shared server instance' }],
-        },
-      );
+  check({ facts, report }) {
+    const reported = new Set<string>();
+    for (const plan of facts.endpoints) {
+      const server = plan.server;
+      if (server.kind !== 'shared') continue;
+      const fix = server.blocker || !server.hoist ? ('manual' as const) : ('auto' as const);
+      const why = server.blocker ? ` ${server.blocker}.` : '';
+      const declaration = server.declaration.file === facts.relPath ? facts.nodeAt(server.declaration) : undefined;
+      if (declaration && !reported.has(`${server.declaration.start}`)) {
+        reported.add(`${server.declaration.start}`);
+        report(
+          declaration,
+          `Shared server: \`${server.reference}\` is created once and connected to a new transport per connection; overlapping requests fail with "Already connected to a transport".${why}`,
+          { fix },
+        );
+      }
+      for (const site of server.hoist?.parameter?.callSites ?? []) {
+        const call = site.file === facts.relPath ? facts.nodeAt(site) : undefined;
+        if (!call || reported.has(`${site.start}`)) continue;
+        reported.add(`${site.start}`);
+        report(call, 'Shared server: this call hands one server instance to code that connects it to every request.', { fix });
+      }
     }
   },
 };

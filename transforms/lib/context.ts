@@ -17,6 +17,10 @@ export interface TransformOptions extends Options {
   target?: string;
   /** createMcpHandler's `legacy` option on the 2026-07-28 target. */
   legacy?: 'stateless' | 'reject';
+  /** Endpoint plans (by id) this run must leave as they are, with why: a change of theirs was rolled back. */
+  rolledBack?: Record<string, string>;
+  /** Filled by the endpoint transform with the ids of the plans it carried out in this file. */
+  appliedEndpoints?: Set<string>;
 }
 
 export interface TransformContext {

@@ -5,11 +5,20 @@ import { declaredNames, referencedNames, type AnyNode } from './ast';
 import { pruneImports } from './imports';
 import { placeholderNames } from './emit';
 
-export function removeDeadDeclarations(context: TransformContext, candidates: Set<string>): void {
+export function removeDeadDeclarations(context: TransformContext, candidates: Set<string>, blocks: AnyNode[][] = []): void {
   const { j } = context;
-  const body = context.root.find(j.Program).get('body').value as AnyNode[];
+  const program = context.root.find(j.Program).get('body').value as AnyNode[];
   const generatedUses = placeholderNames(context);
   for (const name of generatedUses) candidates.delete(name);
+  // Inner blocks first (a map declared in the function that registered the routes), then the program.
+  for (const body of [...blocks, program]) pruneList(context, body, candidates, generatedUses, body === program ? [] : [program]);
+  for (const name of generatedUses) candidates.delete(name);
+  pruneImports(context, candidates);
+}
+
+/** Remove declarations of `body` whose names are all candidates and referenced nowhere else in it (or `outer`). */
+function pruneList(context: TransformContext, body: AnyNode[], candidates: Set<string>, generatedUses: Set<string>, outer: AnyNode[][]): void {
+  const { j } = context;
   for (let pass = 0; pass < 8; pass++) {
     let removed = false;
     for (let i = body.length - 1; i >= 0; i--) {
@@ -30,7 +39,9 @@ export function removeDeadDeclarations(context: TransformContext, candidates: Se
           .some((p) => /^__mcpMigrate(?:Generated|Inline)/.test(p.node.name))
       )
         continue;
-      const usedElsewhere = body.some((other, k) => k !== i && [...referencedNames(j, other)].some((n) => names.includes(n)));
+      const usedElsewhere =
+        body.some((other, k) => k !== i && [...referencedNames(j, other)].some((n) => names.includes(n))) ||
+        outer.some((list) => list.some((other) => !containsNode(other, statement) && [...referencedNames(j, other)].some((n) => names.includes(n))));
       if (usedElsewhere) continue;
       // What the dead declaration referenced may now be dead too.
       for (const name of referencedNames(j, statement)) candidates.add(name);
@@ -39,8 +50,10 @@ export function removeDeadDeclarations(context: TransformContext, candidates: Se
     }
     if (!removed) break;
   }
-  for (const name of generatedUses) candidates.delete(name);
-  pruneImports(context, candidates);
+}
+
+function containsNode(outer: AnyNode, inner: AnyNode): boolean {
+  return outer === inner || (typeof outer.start === 'number' && typeof inner.start === 'number' && (inner.start as number) >= (outer.start as number) && (inner.end as number) <= (outer.end as number));
 }
 
 function isRequireStatement(statement: AnyNode): boolean {

@@ -1,0 +1,355 @@
+// Builds the endpoint plans of a project, once per analysis: transport sites → request regions → endpoints (regions
+// linked by a shared session store, one receiver and path, or one request listener) → one plan each, with a verdict.
+import { Node, SyntaxKind, type Project, type SourceFile } from 'ts-morph';
+import { FileFacts } from '../file-facts';
+import { likelyString, resolveHandler, routeCalls, staticString } from '../routes';
+import { servesMcp } from '../serves-mcp';
+import { bindSites, LOOPBACK } from '../binds';
+import { adapterFor } from '../../frameworks';
+import { joinPath, type Arrival, type EndpointPlan, type Methods, type Region, type RegionRole, type Span } from './model';
+import { declarationOf, parameterNames, regionAround, requestFunctionOf, type ArrivalNode, type RegionNode } from './regions';
+import { SessionMachinery, sessionSiteNodes, transportSites, type TransportSite } from './sites';
+import { regionStatements, serverSourceOf } from './server-source';
+import { isTestFile } from './classify';
+import { readsOrigin } from '../origin';
+import { contains, spanOf, type RelPathOf } from './spans';
+
+interface DraftRegion {
+  node: RegionNode;
+  roles: Set<TransportSite['kind']>;
+  sites: TransportSite[];
+  facts: FileFacts;
+}
+
+interface Orphan {
+  site: TransportSite;
+  why: string;
+}
+
+const cache = new WeakMap<Project, EndpointPlan[]>();
+
+/** The endpoint plans of the project (computed once per project; a re-analysis builds a new project). */
+export function projectEndpoints(project: Project, relPath: RelPathOf): EndpointPlan[] {
+  let plans = cache.get(project);
+  if (!plans) {
+    plans = buildPlans(project, relPath);
+    cache.set(project, plans);
+  }
+  return plans;
+}
+
+function buildPlans(project: Project, relPath: RelPathOf): EndpointPlan[] {
+  const regions = new Map<string, DraftRegion>();
+  const orphans: Orphan[] = [];
+  const files = project.getSourceFiles().filter((f) => !isTestFile(relPath(f), f));
+  for (const file of files) {
+    const facts = new FileFacts(file, { validatesOrigin: false });
+    if (!facts.importsMcp) continue;
+    for (const site of transportSites(facts)) {
+      const fn = site.requestArgs.map((a) => requestFunctionOf(a)).find((f) => !!f);
+      const region = fn ? regionAround(site.node, fn) : undefined;
+      if (!region) {
+        orphans.push({ site, why: 'the transport is handed a request outside any request handler mcp-migrate can see' });
+        continue;
+      }
+      const key = `${relPath(region.fn.getSourceFile())}:${region.block.getStart()}:${region.from ?? 0}`;
+      const draft = regions.get(key) ?? { node: region, roles: new Set(), sites: [], facts };
+      draft.roles.add(site.kind);
+      draft.sites.push(site);
+      regions.set(key, draft);
+    }
+  }
+  const local = bindsLoopbackOnly(files);
+  const plans = groupRegions([...regions.values()]).map((group) => planOf(group, relPath, local));
+  for (const orphan of orphans) plans.push(orphanPlan(orphan, relPath, local));
+  return plans.sort((a, b) => a.id.localeCompare(b.id));
+}
+
+// ---- grouping ----------------------------------------------------------------------------------------------------
+
+/** Regions of one endpoint: a shared session store, one receiver and path, or branches of one listener. */
+function groupRegions(regions: DraftRegion[]): DraftRegion[][] {
+  const parent = regions.map((_, i) => i);
+  const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i])));
+  const union = (a: number, b: number) => {
+    parent[find(a)] = find(b);
+  };
+  const byKey = new Map<string, number>();
+  const link = (key: string, i: number) => {
+    const other = byKey.get(key);
+    if (other === undefined) byKey.set(key, i);
+    else union(other, i);
+  };
+  regions.forEach((region, i) => {
+    for (const store of storeKeys(region)) link(`store:${store}`, i);
+    if (region.node.kind === 'branch' || region.node.kind === 'after-guard') link(`listener:${nodeKey(region.node.fn)}`, i);
+    for (const receiver of receiverKeys(region.node)) link(`route:${receiver}:${pathKey(region.node)}`, i);
+  });
+  const groups = new Map<number, DraftRegion[]>();
+  regions.forEach((region, i) => groups.set(find(i), [...(groups.get(find(i)) ?? []), region]));
+  // HTTP+SSE served by the app that also serves Streamable HTTP joins that endpoint: its old paths answer 410.
+  const all = [...groups.values()];
+  const streamable = all.filter((g) => g.some((r) => r.roles.has('streamable')));
+  const merged: DraftRegion[][] = [...streamable];
+  for (const group of all.filter((g) => !streamable.includes(g))) {
+    const receivers = new Set(group.flatMap((r) => receiverKeys(r.node)));
+    const host = streamable.find((g) => g.some((r) => receiverKeys(r.node).some((k) => receivers.has(k))));
+    if (host) host.push(...group);
+    else merged.push(group);
+  }
+  return merged;
+}
+
+function nodeKey(node: Node): string {
+  return `${node.getSourceFile().getFilePath()}:${node.getStart()}`;
+}
+
+/** Session stores the region uses: variables outside it that hold transports (maps, objects, arrays). */
+function storeKeys(region: DraftRegion): string[] {
+  const keys = new Set<string>();
+  for (const id of region.node.block.getDescendantsOfKind(SyntaxKind.Identifier)) {
+    const declaration = id.getSymbol()?.getDeclarations()[0];
+    if (!declaration || contains(region.node.fn, declaration)) continue;
+    if (!(Node.isVariableDeclaration(declaration) || Node.isPropertyDeclaration(declaration))) continue;
+    if (region.facts.holds(id, 'SSEServerTransport') || region.facts.holds(id, 'StreamableHTTPServerTransport')) keys.add(nodeKey(declaration));
+  }
+  return [...keys];
+}
+
+function receiverKeys(region: RegionNode): string[] {
+  return region.arrivals.flatMap((arrival): string[] => {
+    if (arrival.kind === 'route') {
+      const declaration = declarationOf(arrival.receiver);
+      return [declaration ? nodeKey(declaration) : `${arrival.receiver.getSourceFile().getFilePath()}:${arrival.receiver.getText()}`];
+    }
+    if (arrival.kind === 'listener') return [nodeKey(region.fn)];
+    if (arrival.kind === 'call') return receiverKeys(arrival.caller);
+    return [region.fn.getSourceFile().getFilePath()];
+  });
+}
+
+function pathKey(region: RegionNode): string {
+  return region.path ? (staticString(region.path) ?? region.path.getText()) : '';
+}
+
+// ---- one plan ------------------------------------------------------------------------------------------------------
+
+function roleOf(roles: Set<TransportSite['kind']>): RegionRole {
+  if (roles.has('streamable')) return 'streamable';
+  if (roles.has('sse-stream') && roles.has('sse-messages')) return 'sse-both';
+  return roles.has('sse-stream') ? 'sse-stream' : 'sse-messages';
+}
+
+function receivesPost(methods: Methods): boolean {
+  return methods === 'any' || methods.includes('POST');
+}
+
+function planOf(group: DraftRegion[], relPath: RelPathOf, local: boolean): EndpointPlan {
+  const ordered = [...group].sort((a, b) => nodeKey(a.node.block).localeCompare(nodeKey(b.node.block)));
+  // The region that becomes the endpoint: Streamable HTTP's POST handler, or one serving both HTTP+SSE halves on
+  // one path (its path stays; POST gets Streamable HTTP). Split HTTP+SSE routes get a new endpoint beside them.
+  const primary =
+    ordered.find((r) => r.roles.has('streamable') && receivesPost(r.node.methods) && r.node.methods !== 'any') ??
+    ordered.find((r) => r.roles.has('streamable') && receivesPost(r.node.methods)) ??
+    ordered.find((r) => roleOf(r.roles) === 'sse-both');
+  const stream = ordered.find((r) => r.roles.has('sse-stream'));
+  const source = primary ?? stream ?? ordered[0];
+  const machinery = new SessionMachinery(source.facts, source.node.block);
+  const server = serverSourceOf(source.node, source.facts, machinery, relPath);
+  const regions = ordered.map((r) => regionPlan(r, relPath, r === primary));
+  const pathNode = primary?.node.path;
+  const prefix = primary ? mountPrefixOf(primary.node) : undefined;
+  const pathValue = pathNode ? staticString(pathNode) : undefined;
+  const path = pathNode
+    ? { code: pathNode.getText(), value: pathValue, display: joinPath(prefix, likelyString(pathNode) ?? pathNode.getText()) }
+    : primary
+      ? { code: '', display: 'every path it listens on' }
+      : undefined;
+  const constructions = group.flatMap((r) => r.facts.constructions('StreamableHTTPServerTransport').filter((c) => contains(r.node.block, c)));
+  const options = (name: string) => constructions.map((c) => c.getArguments()[0]).map((o) => (o && Node.isObjectLiteralExpression(o) ? o.getProperty(name) : undefined));
+  const stateless =
+    !stream &&
+    !group.some((r) => r.roles.has('sse-messages')) &&
+    constructions.length > 0 &&
+    constructions.every((c) => {
+      const [o] = c.getArguments();
+      const generator = o && Node.isObjectLiteralExpression(o) ? o.getProperty('sessionIdGenerator') : undefined;
+      const value = generator && Node.isPropertyAssignment(generator) ? generator.getInitializer()?.getText() : 'undefined';
+      return !o || value === 'undefined' || value === 'void 0';
+    }) &&
+    group.every((r) => r.node.methods !== 'any' && (r.node.methods as string[]).every((m) => m === 'POST'));
+  const first = regions[0];
+  const plan: EndpointPlan = {
+    id: `${(primary ?? source).node.fn.getSourceFile() ? relPath((primary ?? source).node.fn.getSourceFile()) : first.fn.file}#${path?.display ?? '(new endpoint)'}`,
+    framework: (primary ?? source).node.framework ?? 'express',
+    path: path ?? { code: '', display: '' },
+    regions,
+    server: server.source,
+    transport: { jsonResponse: options('enableJsonResponse').some((p) => !!p && Node.isPropertyAssignment(p) && p.getInitializer()?.getText() === 'true') },
+    stateless,
+    sessionSites: group.flatMap((r) => sessionSiteNodes(r.node.block.getSourceFile()).filter((n) => contains(r.node.block, n))).map((n) => spanOf(n, relPath)),
+    originGuarded: group.every((r) => originGuarded(r.node)),
+    local,
+    verdict: { migratable: true },
+  };
+  plan.verdict = verdictOf(plan, group, server.connect, relPath);
+  return plan;
+}
+
+function mountPrefixOf(region: RegionNode): string | undefined {
+  for (const arrival of region.arrivals) {
+    if (arrival.kind === 'route' && arrival.mountPrefix) return arrival.mountPrefix;
+    if (arrival.kind === 'call') {
+      const prefix = mountPrefixOf(arrival.caller);
+      if (prefix) return prefix;
+    }
+  }
+  return undefined;
+}
+
+function regionPlan(draft: DraftRegion, relPath: RelPathOf, endpoint: boolean): Region {
+  const region = draft.node;
+  const params = parameterNames(region.fn);
+  const paramTypes = region.fn.getParameters().map((p) => {
+    const type = Node.isParameterDeclaration(p) ? p.getTypeNode() : undefined;
+    return type ? `: ${type.getText()}` : '';
+  });
+  const parsedBody = draft.sites
+    .filter((s) => s.kind !== 'sse-stream' && Node.isCallExpression(s.node))
+    .map((s) => (s.node as Node & { getArguments(): Node[] }).getArguments()[2])
+    .find((b) => !!b);
+  return {
+    role: roleOf(draft.roles),
+    endpoint,
+    kind: region.kind,
+    fn: spanOf(region.fn, relPath),
+    block: spanOf(region.block, relPath),
+    from: region.from,
+    branch: region.branch ? spanOf(region.branch, relPath) : undefined,
+    pathSubject: region.pathSubject?.getText(),
+    params,
+    paramTypes,
+    async: !!region.fn.isAsync?.(),
+    methods: region.methods,
+    path: region.path?.getText(),
+    pathValue: region.path ? staticString(region.path) : undefined,
+    arrivals: region.arrivals.map((a) => arrivalPlan(a, relPath)),
+    framework: region.framework ?? 'express',
+    parsedBody: parsedBody?.getText(),
+  };
+}
+
+function arrivalPlan(arrival: ArrivalNode, relPath: RelPathOf): Arrival {
+  switch (arrival.kind) {
+    case 'route':
+      return {
+        kind: 'route',
+        registration: spanOf(arrival.call, relPath),
+        receiver: arrival.receiver.getText(),
+        methods: arrival.methods,
+        path: arrival.path?.getText(),
+        mountPrefix: arrival.mountPrefix,
+        middlewares: arrival.middlewares.map((m) => m.getText()),
+        inline: arrival.inline,
+      };
+    case 'listener':
+      return { kind: 'listener', site: spanOf(arrival.site, relPath) };
+    case 'method-named':
+      return { kind: 'method-named', methods: arrival.methods, path: arrival.path?.getText() };
+    case 'call':
+      return { kind: 'call', call: spanOf(arrival.call, relPath), caller: spanOf(arrival.caller.fn, relPath) };
+  }
+}
+
+/** Something in front of the region checks Origin: the handler itself, a route middleware, or an app that does. */
+function originGuarded(region: RegionNode): boolean {
+  if (readsOrigin(region.fn) || callsOriginCheck(region.fn)) return true;
+  return region.arrivals.some((arrival) => {
+    if (arrival.kind === 'call') return originGuarded(arrival.caller);
+    if (arrival.kind !== 'route') return false;
+    return arrival.middlewares.some((m) => /origin/i.test(m.getText())) || receiverValidatesOrigin(arrival.receiver);
+  });
+}
+
+/** The handler calls a project function that checks Origin (`if (rejectForeignOrigin(req, res)) return;`). */
+function callsOriginCheck(fn: Node): boolean {
+  return fn.getDescendantsOfKind(SyntaxKind.CallExpression).some((call) => {
+    const target = resolveHandler(call.getExpression());
+    return !!target && target !== fn && readsOrigin(target);
+  });
+}
+
+function receiverValidatesOrigin(receiver: Node): boolean {
+  const declaration = declarationOf(receiver);
+  // `app.use(checkOrigin)` / `app.use(originValidation())`: a middleware of the whole app.
+  if (declaration) {
+    for (const file of receiver.getProject().getSourceFiles()) {
+      for (const route of routeCalls(file)) {
+        if (route.methods !== 'any' || declarationOf(route.receiver) !== declaration) continue;
+        if (/origin/i.test(route.handlerArg.getText()) || (route.handler && readsOrigin(route.handler))) return true;
+      }
+    }
+  }
+  const init = declaration && Node.isVariableDeclaration(declaration) ? declaration.getInitializer()?.getText() : undefined;
+  if (init && /^createMcp(?:Express|Hono|Fastify)App\(/.test(init)) {
+    const file = declaration!.getSourceFile();
+    return file.getImportDeclarations().some((d) => /^@modelcontextprotocol\/(?:express|hono|fastify)$/.test(d.getModuleSpecifierValue()));
+  }
+  return false;
+}
+
+function bindsLoopbackOnly(files: SourceFile[]): boolean {
+  const hosts = files.flatMap((file) => (servesMcp(file) ? bindSites(file).map((site) => site.host) : []));
+  return hosts.length > 0 && hosts.every((host) => typeof host === 'string' && LOOPBACK.has(host));
+}
+
+// ---- verdict -------------------------------------------------------------------------------------------------------
+
+function verdictOf(plan: EndpointPlan, group: DraftRegion[], connect: Node | undefined, relPath: RelPathOf): EndpointPlan['verdict'] {
+  const stop = (reason: string, at: Span) => ({ migratable: false as const, reason, at });
+  for (const draft of group) {
+    const region = draft.node;
+    const at = spanOf(region.fn, relPath);
+    if (!region.framework) return stop(`the framework serving this handler is not recognised; rewrite it by hand`, at);
+    const params = parameterNames(region.fn);
+    if (!adapterFor(region.framework).access({ names: params, types: [] }) || params.slice(0, region.framework === 'express' || region.framework === 'node-http' || region.framework === 'fastify' ? 2 : 1).some((p) => p === '')) {
+      return stop('the handler destructures its request parameters; name them to let mcp-migrate rewrite it', at);
+    }
+    if (draft.roles.has('streamable') && (draft.roles.has('sse-stream') || draft.roles.has('sse-messages'))) {
+      return stop('one handler serves both Streamable HTTP and HTTP+SSE; split it by path first', at);
+    }
+    if (!region.fn.isAsync?.() && region.arrivals.some((a) => a.kind === 'call')) {
+      return stop('the helper that handles the request is not async; make it async first', at);
+    }
+    if (region.arrivals.length === 0) return stop('no route, listener or caller reaches this handler', at);
+  }
+  const server = plan.server;
+  const serverAt = connect ? spanOf(connect, relPath) : plan.regions[0].fn;
+  if (server.kind === 'unknown') return stop(server.why, serverAt);
+  if (server.kind === 'shared' && (server.blocker || !server.hoist)) return stop(server.blocker ?? 'the shared server cannot become a factory', server.declaration);
+  if (!plan.path.code && !plan.regions.some((r) => r.role === 'streamable' || r.role === 'sse-both')) {
+    const stream = group.find((r) => r.roles.has('sse-stream'))?.node;
+    const addable = stream && (stream.kind === 'branch' || stream.arrivals.some((a) => a.kind === 'route'));
+    if (!addable) return stop('the HTTP+SSE stream is not served by a route or a path branch that a new POST endpoint can stand beside', plan.regions[0].fn);
+  }
+  return { migratable: true };
+}
+
+function orphanPlan(orphan: Orphan, relPath: RelPathOf, local: boolean): EndpointPlan {
+  const at = spanOf(orphan.site.node, relPath);
+  return {
+    id: `${at.file}#${at.line}`,
+    framework: 'express',
+    path: { code: '', display: '' },
+    regions: [],
+    server: { kind: 'unknown', why: orphan.why },
+    transport: { jsonResponse: false },
+    stateless: false,
+    sessionSites: [],
+    originGuarded: false,
+    local,
+    verdict: { migratable: false, reason: orphan.why, at },
+  };
+}
+
+export { regionStatements };

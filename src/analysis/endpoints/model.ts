@@ -1,0 +1,186 @@
+// The endpoint model: for every MCP endpoint of a project, one typed plan computed once by the analysis. It says
+// how requests arrive, which functions (or branches) handle them and what each does with the transport, where the
+// server comes from, what session machinery it has, what guards it and whether it can be migrated — and if not, the
+// exact construct that stops it. The plan is plain data (spans, names and code as written), so it travels on
+// findings, through JSON and into the transforms, which read it and never re-discover routes.
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS';
+/** Methods that reach a region: a list, or `any` for method-agnostic registrations and branches. */
+export type Methods = HttpMethod[] | 'any';
+
+/** The frameworks an endpoint can be served by; each has one adapter in src/frameworks/. */
+export type FrameworkId = 'express' | 'fastify' | 'koa' | 'hono' | 'node-http' | 'web-fetch';
+
+/** A range of a project file: offsets into the text the analysis saw, and 1-based line/column for people. */
+export interface Span {
+  /** Path relative to the scanned root (like a finding's `file`). */
+  file: string;
+  start: number;
+  end: number;
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+}
+
+/** What a request region does with the MCP transport. */
+export type RegionRole =
+  /** Streamable HTTP: hands requests to `transport.handleRequest` (any method reaching it). */
+  | 'streamable'
+  /** The GET half of HTTP+SSE: opens the event stream (`new SSEServerTransport(path, res)`). */
+  | 'sse-stream'
+  /** The POST half of HTTP+SSE: `transport.handlePostMessage(req, res)` for a session. */
+  | 'sse-messages'
+  /** One region serving both halves of HTTP+SSE on one path. */
+  | 'sse-both';
+
+/** How requests reach a request function. */
+export type Arrival =
+  | {
+      kind: 'route';
+      /** The registration call (`app.post('/mcp', auth, handler)`). */
+      registration: Span;
+      /** The receiver as written (`app`, `this.app`, `router`). */
+      receiver: string;
+      methods: Methods;
+      /** The path argument as written (`'/mcp'`, `MCP_PATH`); absent for a path-less `use`. */
+      path?: string;
+      /** Where a router is mounted (`app.use('/admin', router)`), as a static string. */
+      mountPrefix?: string;
+      /** Arguments between the path and the handler, as written. */
+      middlewares: string[];
+      /** The handler argument is the request function itself (inline), not a reference to it. */
+      inline: boolean;
+    }
+  /** A node:http request listener (`http.createServer(fn)`) or a Web fetch handler (`export default { fetch }`). */
+  | { kind: 'listener'; site: Span }
+  /** `export async function POST(request)` (Next.js) or Bun `routes: { '/mcp': { POST } }`. */
+  | { kind: 'method-named'; methods: Methods; path?: string }
+  /** Called from another request function with the request objects (`serveMcp(req, res, …)`). */
+  | { kind: 'call'; call: Span; caller: Span };
+
+/** A place requests are handled: a whole function, an `if` branch inside one, or the rest of one after a path guard. */
+export interface Region {
+  role: RegionRole;
+  /** This region becomes the endpoint (the others answer 405 or 410). */
+  endpoint: boolean;
+  kind: 'function' | 'branch' | 'after-guard';
+  /** The function the region is in. */
+  fn: Span;
+  /** The statements rewritten in place: the function body, the branch block, or the guard's block. */
+  block: Span;
+  /** For `after-guard`: the index of the first statement after the path guard in `block`. */
+  from?: number;
+  /** For `branch`: the `if` statement, and what its path test compares (`url.pathname`). */
+  branch?: Span;
+  pathSubject?: string;
+  /** The function's parameter names as written ('' for a destructuring pattern). */
+  params: string[];
+  /** Their type annotations as written (`: Request`), or ''. */
+  paramTypes: string[];
+  /** The function is async (a rewritten body may await). */
+  async: boolean;
+  methods: Methods;
+  /** The endpoint path constraining the region (route path or branch test), as written. */
+  path?: string;
+  /** Its static value, when it has one. */
+  pathValue?: string;
+  arrivals: Arrival[];
+  framework: FrameworkId;
+  /** The body the old code handed the transport (`req.body`, `request.body`), as written. */
+  parsedBody?: string;
+}
+
+/** Where the server a region connects comes from. */
+export type ServerSource =
+  /** Built in the region itself: `const server = createServer(token)` or `new McpServer(…)` + setup statements. */
+  | {
+      kind: 'built';
+      /** The expression that builds it, as written. */
+      init: string;
+      awaited: boolean;
+      /** The local it is assigned to, when there is one. */
+      variable?: string;
+      /** Statements after the declaration that configure it (`registerTools(server)`), as written. */
+      setup: string[];
+      /**
+       * Statements of the region, in order, that compute the server's inputs or answer early (`if (!token) return
+       * res.status(401)…`); they move into the new handler before the server is built.
+       */
+      prelude: string[];
+      /** Names from outside the region the expression, setup and prelude use. */
+      uses: string[];
+      /** Building it needs the request (its parameters or locals, or a prelude): the factory runs per request. */
+      requestScoped: boolean;
+    }
+  /** A server created once (module level, enclosing scope, a parameter bound to one) and connected per request. */
+  | {
+      kind: 'shared';
+      /** How the region refers to it (`server`, `this.server`). */
+      reference: string;
+      /** Its declaration. */
+      declaration: Span;
+      /** The declaration and the statements that configure it, when they can become a factory (else `blocker`). */
+      hoist?: ServerHoist;
+      blocker?: string;
+    }
+  | { kind: 'unknown'; why: string };
+
+/** How a shared server becomes a factory: where it is declared, what moves into the factory and what else changes. */
+export interface ServerHoist {
+  /** The file that declares the shared server. */
+  file: string;
+  /** The variable (`server`). */
+  variable: string;
+  /** The factory's name, free in every file that refers to it (`createMcpServer`). */
+  factory: string;
+  /** Another file calls the factory: it is exported, and imported there. */
+  exported: boolean;
+  /** Top-level statements that configure it (`server.tool(…)`, `registerTools(server)`), moved into the factory. */
+  setup: Span[];
+  /** Uses outside the request regions that keep one instance (`server.connect(stdio)`, `server.close()`). */
+  keepsInstance: boolean;
+  /**
+   * The regions reach it through a parameter (`startSseServer(server)`): the parameter becomes a factory and these
+   * call sites pass the factory instead of the instance.
+   */
+  parameter?: { fn: Span; name: string; index: number; callSites: Span[] };
+}
+
+/** What the transport was configured with, beyond sessions. */
+export interface TransportOptions {
+  /** `enableJsonResponse: true`. */
+  jsonResponse: boolean;
+}
+
+export interface EndpointPlan {
+  /** Stable across re-analysis: the file of the first region and the endpoint path. */
+  id: string;
+  framework: FrameworkId;
+  /** The endpoint path after migration, as code, and as prose for messages (with the mount prefix). */
+  path: { code: string; value?: string; display: string };
+  regions: Region[];
+  server: ServerSource;
+  transport: TransportOptions;
+  /** The endpoint is stateless already (fresh transport with `sessionIdGenerator: undefined` per request). */
+  stateless: boolean;
+  /** Session machinery the migration removes: stores, id generators, event stores (spans, for the report). */
+  sessionSites: Span[];
+  /** Something in front of the endpoint already validates Origin. */
+  originGuarded: boolean;
+  /** Every listener of the server binds loopback: Host is checked too. */
+  local: boolean;
+  /** The plan can be carried out whole; otherwise why not, at the construct that stops it. */
+  verdict: { migratable: true } | { migratable: false; reason: string; at: Span };
+}
+
+/** The plan a finding carries, if any. */
+export function endpointPlanOf(finding: { data?: Record<string, unknown> }): EndpointPlan | undefined {
+  return finding.data?.endpoint as EndpointPlan | undefined;
+}
+
+/** `/mcp` under `/admin` is `/admin/mcp`; `/` under `/mcp` is `/mcp`. */
+export function joinPath(prefix: string | undefined, path: string): string {
+  if (!prefix) return path;
+  return path === '/' || path === '' ? prefix : `${prefix}${path.startsWith('/') ? '' : '/'}${path}`;
+}

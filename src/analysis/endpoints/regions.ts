@@ -1,0 +1,340 @@
+// Request regions: for each place the MCP transport is handed a request, the function (or the branch inside one)
+// that handles it, how requests reach that function (routes with their mount prefix, node:http listeners, fetch
+// handlers, method-named exports, calls from other handlers), which methods and path reach it and which framework
+// serves it.
+import { Node, SyntaxKind, type CallExpression, type IfStatement, type SourceFile } from 'ts-morph';
+import { conditionConstraint, likelyString, methodNamedHandler, pathGuardLiteral, resolveHandler, routeCalls } from '../routes';
+import { nodesOfKind } from '../node-index';
+import { resolveOrigin } from '../resolve';
+import { adapters } from '../../frameworks';
+import type { FrameworkId, HttpMethod, Methods } from './model';
+import { contains, isFunctionNode, rootOf, unwrapExpression, type FunctionNode } from './spans';
+
+/** What reaches a request function, on the ts-morph tree (converted to plan data later). */
+export type ArrivalNode =
+  | {
+      kind: 'route';
+      call: CallExpression;
+      receiver: Node;
+      methods: Methods;
+      path?: Node;
+      mountPrefix?: string;
+      middlewares: Node[];
+      inline: boolean;
+    }
+  | { kind: 'listener'; site: Node; web: boolean }
+  | { kind: 'method-named'; methods: Methods; path?: Node }
+  | { kind: 'call'; call: CallExpression; caller: RegionNode };
+
+export interface RegionNode {
+  kind: 'function' | 'branch' | 'after-guard';
+  fn: FunctionNode;
+  block: Node;
+  from?: number;
+  branch?: IfStatement;
+  /** What the branch's path test compares (`url.pathname`). */
+  pathSubject?: Node;
+  methods: Methods;
+  path?: Node;
+  arrivals: ArrivalNode[];
+  framework: FrameworkId | undefined;
+}
+
+const MAX_CALL_DEPTH = 3;
+
+/**
+ * The function whose parameter an argument comes from: `res`, `reply.raw`, `ctx.res`, `c.req.raw`, or a local bound
+ * from one (`const { req, res } = ctx`).
+ */
+export function requestFunctionOf(argument: Node, depth = 0): FunctionNode | undefined {
+  if (depth > 3) return undefined;
+  const root = rootOf(argument);
+  if (!Node.isIdentifier(root)) return undefined;
+  for (const declaration of root.getSymbol()?.getDeclarations() ?? []) {
+    const parameter = Node.isParameterDeclaration(declaration)
+      ? declaration
+      : Node.isBindingElement(declaration)
+        ? declaration.getFirstAncestorByKind(SyntaxKind.Parameter)
+        : undefined;
+    if (parameter) {
+      const fn = parameter.getParent();
+      if (isFunctionNode(fn)) return fn;
+    }
+    const variable = Node.isBindingElement(declaration) ? declaration.getFirstAncestorByKind(SyntaxKind.VariableDeclaration) : declaration;
+    if (Node.isVariableDeclaration(variable)) {
+      const init = variable.getInitializer();
+      if (init) return requestFunctionOf(init, depth + 1);
+    }
+  }
+  return undefined;
+}
+
+/** The region around a node inside a request function: the innermost path branch, the rest after a path guard, or the function. */
+export function regionAround(node: Node, fn: FunctionNode, depth = 0): RegionNode | undefined {
+  const body = fn.getBody();
+  if (!body || !Node.isBlock(body)) return undefined;
+  let branch: IfStatement | undefined;
+  for (let current: Node | undefined = node; current && current !== body; current = current.getParent()) {
+    const parent = current.getParent();
+    if (Node.isIfStatement(parent) && parent.getThenStatement() === current && conditionConstraint(parent.getExpression()).paths.length > 0) {
+      branch = parent;
+      break;
+    }
+  }
+  const arrivals = arrivalsOf(fn, depth);
+  const functionMethods = unionMethods(arrivals);
+  const functionPath = arrivalPath(arrivals);
+  const framework = frameworkOf(fn, arrivals);
+  if (branch && Node.isBlock(branch.getThenStatement())) {
+    const constraint = conditionConstraint(branch.getExpression());
+    const methods = constraint.methods ? intersect(functionMethods, [...constraint.methods]) : functionMethods;
+    const path = constraint.paths[0];
+    return { kind: 'branch', fn, block: branch.getThenStatement(), branch, methods, path, pathSubject: path && pathSubjectOf(path), arrivals, framework };
+  }
+  const statements = body.getStatements();
+  const at = statements.findIndex((s) => contains(s, node));
+  for (let k = at - 1; k >= 0; k--) {
+    const literal = pathGuardLiteral(statements[k]);
+    if (literal) return { kind: 'after-guard', fn, block: body, from: k + 1, methods: functionMethods, path: literal, arrivals, framework };
+  }
+  return { kind: 'function', fn, block: body, methods: functionMethods, path: functionPath, arrivals, framework };
+}
+
+/** `url.pathname` in `url.pathname === '/mcp'` or `url.pathname.startsWith('/mcp')`. */
+function pathSubjectOf(path: Node): Node | undefined {
+  const parent = path.getParent();
+  if (Node.isBinaryExpression(parent)) return parent.getLeft() === path ? parent.getRight() : parent.getLeft();
+  if (Node.isCallExpression(parent)) {
+    const callee = parent.getExpression();
+    if (Node.isPropertyAccessExpression(callee)) return callee.getExpression();
+  }
+  return undefined;
+}
+
+function unionMethods(arrivals: ArrivalNode[]): Methods {
+  const methods = new Set<HttpMethod>();
+  for (const arrival of arrivals) {
+    const m = arrival.kind === 'route' || arrival.kind === 'method-named' ? arrival.methods : arrival.kind === 'call' ? arrival.caller.methods : 'any';
+    if (m === 'any') return 'any';
+    m.forEach((method) => methods.add(method));
+  }
+  return arrivals.length === 0 ? 'any' : [...methods];
+}
+
+function intersect(methods: Methods, constraint: HttpMethod[]): Methods {
+  return methods === 'any' ? constraint : methods.filter((m) => constraint.includes(m));
+}
+
+function arrivalPath(arrivals: ArrivalNode[]): Node | undefined {
+  for (const arrival of arrivals) {
+    if (arrival.kind === 'route' || arrival.kind === 'method-named') {
+      if (arrival.path) return arrival.path;
+    } else if (arrival.kind === 'call' && arrival.caller.path) {
+      return arrival.caller.path;
+    }
+  }
+  return undefined;
+}
+
+const arrivalCache = new WeakMap<Node, ArrivalNode[]>();
+
+/** Every way requests reach the function. */
+export function arrivalsOf(fn: FunctionNode, depth = 0): ArrivalNode[] {
+  const cached = arrivalCache.get(fn);
+  if (cached) return cached;
+  const arrivals: ArrivalNode[] = [...routeArrivals(fn), ...listenerArrivals(fn)];
+  const named = methodNamedHandler(fn);
+  if (named) arrivals.push({ kind: 'method-named', methods: [named.method], path: named.path });
+  if (arrivals.length === 0 && depth < MAX_CALL_DEPTH) arrivals.push(...callArrivals(fn, depth));
+  arrivalCache.set(fn, arrivals);
+  return arrivals;
+}
+
+function routeArrivals(fn: FunctionNode): ArrivalNode[] {
+  const arrivals: ArrivalNode[] = [];
+  for (const file of fn.getProject().getSourceFiles()) {
+    for (const route of routeCalls(file)) {
+      const viaMiddleware = route.middlewares.some((m) => resolveHandler(m) === fn);
+      if (route.handler !== fn && !viaMiddleware) continue;
+      arrivals.push({
+        kind: 'route',
+        call: route.call,
+        receiver: route.receiver,
+        methods: route.methods === 'any' ? 'any' : [...route.methods],
+        path: route.path,
+        mountPrefix: mountPrefix(route.receiver),
+        middlewares: route.middlewares,
+        inline: route.handlerArg === fn,
+      });
+    }
+  }
+  return arrivals;
+}
+
+/** `http.createServer(fn)`, `server.on('request', fn)`, `{ fetch: fn }` / `{ async fetch(request) {} }` (Workers, Bun, hono serve). */
+function listenerArrivals(fn: FunctionNode): ArrivalNode[] {
+  const sites: Node[] = [fn];
+  const holder = fn.getParent();
+  if (Node.isVariableDeclaration(holder)) sites.push(...referencesOf(holder.getNameNode()));
+  if (Node.isFunctionDeclaration(fn) && fn.getNameNode()) sites.push(...referencesOf(fn.getNameNode()!));
+  const arrivals: ArrivalNode[] = [];
+  for (const site of sites) {
+    const parent = site.getParent();
+    if (Node.isCallExpression(parent) && parent.getArguments().includes(site as never)) {
+      const callee = parent.getExpression().getText();
+      const [first] = parent.getArguments();
+      const isRequestEvent = /\.on$/.test(callee) && Node.isStringLiteral(first) && first.getLiteralValue() === 'request';
+      if (/(?:^|\.)createServer$/.test(callee) || isRequestEvent) arrivals.push({ kind: 'listener', site: parent, web: false });
+      else if (/^(?:Deno\.serve|Bun\.serve)$/.test(callee)) arrivals.push({ kind: 'listener', site: parent, web: true });
+    }
+    const property = Node.isMethodDeclaration(site) ? site : Node.isPropertyAssignment(parent) || Node.isShorthandPropertyAssignment(parent) ? parent : undefined;
+    if (property && property.getName() === 'fetch' && Node.isObjectLiteralExpression(property.getParent())) {
+      arrivals.push({ kind: 'listener', site: property, web: true });
+    }
+  }
+  return arrivals;
+}
+
+/** Calls that hand this function the caller's request objects (`serveMcp(req, res, sessions)`). */
+function callArrivals(fn: FunctionNode, depth: number): ArrivalNode[] {
+  const arrivals: ArrivalNode[] = [];
+  for (const call of callsOf(fn)) {
+    const callerFn = call
+      .getArguments()
+      .map((argument) => requestFunctionOf(argument))
+      .find((f) => !!f && f !== fn);
+    const caller = callerFn ? regionAround(call, callerFn, depth + 1) : undefined;
+    if (caller && caller.arrivals.length > 0) arrivals.push({ kind: 'call', call, caller });
+  }
+  return arrivals;
+}
+
+/** Call expressions whose callee is the function (by name, `this.name`, or an imported binding of it). */
+function callsOf(fn: FunctionNode): CallExpression[] {
+  const nameNode = Node.isFunctionDeclaration(fn) || Node.isMethodDeclaration(fn) ? fn.getNameNode() : Node.isVariableDeclaration(fn.getParent()) ? (fn.getParent() as Node & { getNameNode(): Node }).getNameNode() : undefined;
+  if (!nameNode) return [];
+  const calls: CallExpression[] = [];
+  for (const reference of referencesOf(nameNode)) {
+    const access = Node.isPropertyAccessExpression(reference.getParent()) ? reference.getParent()! : reference;
+    const call = access.getParent();
+    if (Node.isCallExpression(call) && call.getExpression() === access) calls.push(call);
+  }
+  return calls;
+}
+
+function referencesOf(nameNode: Node): Node[] {
+  if (!Node.isIdentifier(nameNode) && !Node.isPrivateIdentifier(nameNode)) return [];
+  try {
+    return (nameNode as Node & { findReferencesAsNodes(): Node[] }).findReferencesAsNodes().filter((ref) => ref !== nameNode);
+  } catch {
+    return [];
+  }
+}
+
+/** `app.use('/admin', router)` anywhere in the project mounts the receiver's router under '/admin'. */
+function mountPrefix(receiver: Node): string | undefined {
+  const declaration = declarationOf(receiver);
+  if (!declaration) return undefined;
+  for (const file of receiver.getProject().getSourceFiles()) {
+    for (const route of routeCalls(file)) {
+      if (route.methods !== 'any' || !route.path || route.handlerArg === receiver) continue;
+      if (declarationOf(route.handlerArg) !== declaration) continue;
+      const prefix = likelyString(route.path);
+      if (prefix !== undefined && prefix !== '/') return prefix.replace(/\/$/, '');
+    }
+  }
+  return undefined;
+}
+
+/** The variable declaration an identifier (or `this.x`) finally refers to, through imports. */
+export function declarationOf(expression: Node): Node | undefined {
+  const node = unwrapExpression(expression);
+  const nameNode = Node.isPropertyAccessExpression(node) ? node.getNameNode() : Node.isIdentifier(node) ? node : undefined;
+  let symbol = nameNode?.getSymbol();
+  if (!symbol) return undefined;
+  if (symbol.getDeclarations().some((d) => Node.isImportSpecifier(d) || Node.isImportClause(d))) symbol = symbol.getAliasedSymbol() ?? symbol;
+  const declaration = symbol.getDeclarations()[0];
+  if (Node.isExportSpecifier(declaration)) return declaration.getLocalTargetDeclarations()[0];
+  return declaration;
+}
+
+// ---- framework -------------------------------------------------------------------------------------------------
+
+/** The framework serving a request function: from where its route's receiver was made, typed parameters, or usage. */
+function frameworkOf(fn: FunctionNode, arrivals: ArrivalNode[]): FrameworkId | undefined {
+  const params = parameterNames(fn);
+  for (const arrival of arrivals) {
+    if (arrival.kind === 'listener') return arrival.web || params.length === 1 ? 'web-fetch' : 'node-http';
+    if (arrival.kind === 'method-named') return 'web-fetch';
+    if (arrival.kind === 'call') {
+      // The helper gets the caller's own objects, or Node's raw ones (`reply.raw`, `ctx.req`).
+      const passesRaw = arrival.call.getArguments().some((a) => /\.(?:raw|req|res)$/.test(a.getText()));
+      return passesRaw ? 'node-http' : arrival.caller.framework;
+    }
+    const byReceiver = receiverFramework(arrival.receiver);
+    if (byReceiver) return byReceiver;
+  }
+  return parameterFramework(fn) ?? adapters.find((a) => a.readsLike?.(fn, params))?.id ?? (params.length >= 2 ? 'express' : undefined);
+}
+
+export function parameterNames(fn: FunctionNode): string[] {
+  return fn.getParameters().map((p) => (Node.isParameterDeclaration(p) && Node.isIdentifier(p.getNameNode()) ? p.getName() : ''));
+}
+
+function receiverFramework(receiver: Node): FrameworkId | undefined {
+  const declaration = declarationOf(receiver);
+  if (!declaration) return undefined;
+  if (Node.isVariableDeclaration(declaration) || Node.isPropertyDeclaration(declaration)) {
+    const init = declaration.getInitializer();
+    const made = init ? unwrapExpression(init) : undefined;
+    if (made && (Node.isCallExpression(made) || Node.isNewExpression(made))) {
+      const origin = resolveOrigin(rootOf(made.getExpression()));
+      const byModule = origin && adapters.find((a) => a.modules.test(origin.module));
+      if (byModule) return byModule.id;
+    }
+    const typed = typeFramework(declaration.getTypeNode());
+    if (typed) return typed;
+  }
+  if (Node.isParameterDeclaration(declaration)) return typeFramework(declaration.getTypeNode());
+  return undefined;
+}
+
+function parameterFramework(fn: FunctionNode): FrameworkId | undefined {
+  for (const parameter of fn.getParameters()) {
+    if (!Node.isParameterDeclaration(parameter)) continue;
+    const framework = typeFramework(parameter.getTypeNode());
+    if (framework) return framework;
+  }
+  return undefined;
+}
+
+/** A type's framework: from the module it is imported from (`Context` is hono's or koa's), else from its name. */
+function typeFramework(typeNode: Node | undefined): FrameworkId | undefined {
+  if (!typeNode || !Node.isTypeReference(typeNode)) return undefined;
+  const typeName = typeNode.getTypeName();
+  const first = Node.isQualifiedName(typeName) ? rootOfQualified(typeName) : typeName;
+  const origin = resolveOrigin(first);
+  const byModule = origin && adapters.find((a) => a.modules.test(origin.module));
+  if (byModule) return byModule.id;
+  const last = Node.isQualifiedName(typeName) ? typeName.getRight().getText() : typeName.getText();
+  return adapters.find((a) => a.typeNames?.test(last))?.id;
+}
+
+function rootOfQualified(name: Node): Node {
+  let current = name;
+  while (Node.isQualifiedName(current)) current = current.getLeft();
+  return current;
+}
+
+/** Every `if` of the function body that routes by path (for listeners serving several paths). */
+export function pathBranches(fn: FunctionNode): IfStatement[] {
+  const body = fn.getBody();
+  if (!body) return [];
+  return body.getDescendantsOfKind(SyntaxKind.IfStatement).filter((s) => conditionConstraint(s.getExpression()).paths.length > 0);
+}
+
+export function filesOf(node: Node): SourceFile[] {
+  return node.getProject().getSourceFiles();
+}
+
+export { nodesOfKind };

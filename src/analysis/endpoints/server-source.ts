@@ -1,0 +1,354 @@
+// Where the server a request region connects comes from. Built in the region (`const server = createServer(token)`,
+// with the statements that compute its inputs and answer early), or shared (one instance at module level, in an
+// enclosing function, or passed in as a parameter) — then it must become a factory first, and this says how.
+import { Node, SyntaxKind, type Block, type SourceFile, type Symbol as MorphSymbol } from 'ts-morph';
+import type { FileFacts } from '../file-facts';
+import { resolveHandler } from '../routes';
+import type { ServerHoist, ServerSource } from './model';
+import { declarationOf, type RegionNode } from './regions';
+import { connectCalls, type SessionMachinery } from './sites';
+import { contains, exits, isFunctionNode, spanOf, statementOf, templateText, unwrapExpression, type FunctionNode, type RelPathOf } from './spans';
+
+/** Internal result: the plan data, plus the nodes other steps need. */
+export interface ServerSourceResult {
+  source: ServerSource;
+  /** The connect call the source was read from. */
+  connect?: Node;
+  /** For a shared server: the declaration and the functions whose calls pass it. */
+  sharedDeclaration?: Node;
+}
+
+export function serverSourceOf(region: RegionNode, facts: FileFacts, machinery: SessionMachinery, relPath: RelPathOf): ServerSourceResult {
+  const statements = regionStatements(region);
+  const connects = connectCalls(facts, region.block).filter((c) => statements.some((s) => contains(s, c.call)));
+  const first = connects[0];
+  if (!first) return { source: { kind: 'unknown', why: 'the handler never calls `server.connect(transport)`' } };
+  const expression = unwrapExpression(first.server);
+  if (Node.isCallExpression(expression) || Node.isNewExpression(expression)) {
+    return { source: built(region, first.call, expression, undefined, machinery), connect: first.call };
+  }
+  if (Node.isIdentifier(expression)) {
+    const declaration = expression.getSymbol()?.getDeclarations()[0];
+    if (Node.isVariableDeclaration(declaration) && contains(region.block, declaration)) {
+      const init = declaration.getInitializer();
+      if (!init) return { source: { kind: 'unknown', why: `\`${declaration.getName()}\` is declared without a value and assigned later` } };
+      return { source: built(region, first.call, init, declaration, machinery), connect: first.call };
+    }
+    if (declaration) return { source: shared(expression, declaration, region, relPath), connect: first.call, sharedDeclaration: declaration };
+  }
+  if (Node.isPropertyAccessExpression(expression) && expression.getExpression().getKind() === SyntaxKind.ThisKeyword) {
+    return {
+      source: {
+        kind: 'shared',
+        reference: expression.getText(),
+        declaration: spanOf(expression, relPath),
+        blocker: `\`${expression.getText()}\` is one server kept in a class field and connected to every request; build one per request in a factory method first`,
+      },
+      connect: first.call,
+    };
+  }
+  return { source: { kind: 'unknown', why: `the server \`${first.server.getText()}\` is not built where its origin can be read` } };
+}
+
+/** The statements of a region: the block's, from the first one after a path guard. */
+export function regionStatements(region: RegionNode): Node[] {
+  const statements = Node.isBlock(region.block) ? region.block.getStatements() : [];
+  return statements.slice(region.from ?? 0);
+}
+
+// ---- built in the region ---------------------------------------------------------------------------------------
+
+function built(region: RegionNode, connect: Node, init: Node, declaration: Node | undefined, machinery: SessionMachinery): ServerSource {
+  const awaited = Node.isAwaitExpression(init);
+  const expression = awaited ? (init as Node & { getExpression(): Node }).getExpression() : init;
+  const anchor = statementOf(declaration ?? connect)!;
+  const setup = declaration ? setupStatements(anchor, declaration, connect, machinery) : [];
+  const candidates = candidatesBefore(anchor, region, machinery);
+  if (typeof candidates === 'string') return { kind: 'unknown', why: candidates };
+  const prelude = slice(candidates, [expression, ...setup], machinery);
+  if (typeof prelude === 'string') return { kind: 'unknown', why: prelude };
+  const text = (n: Node) => templateText(n);
+  const inside = new Set<MorphSymbol>();
+  for (const parameter of region.fn.getParameters()) for (const id of parameter.getDescendantsOfKind(SyntaxKind.Identifier)) addSymbol(inside, id);
+  for (const d of region.fn.getDescendantsOfKind(SyntaxKind.VariableDeclaration)) addSymbol(inside, d.getNameNode());
+  const roots = [expression, ...setup, ...prelude];
+  const requestScoped =
+    prelude.length > 0 ||
+    roots.some((r) => r.getDescendantsOfKind(SyntaxKind.ThisKeyword).length > 0 || freeIdentifiers(r).some((id) => inside.has(id.getSymbol()!)));
+  return {
+    kind: 'built',
+    init: text(expression),
+    awaited,
+    variable: declaration && Node.isVariableDeclaration(declaration) ? declaration.getName() : undefined,
+    setup: setup.map(text),
+    prelude: prelude.map(text),
+    uses: [...new Set(roots.flatMap((r) => freeIdentifiers(r).map((id) => id.getText())))],
+    requestScoped,
+  };
+}
+
+function addSymbol(set: Set<MorphSymbol>, node: Node): void {
+  const symbol = node.getSymbol();
+  if (symbol) set.add(symbol);
+}
+
+/** Statements after the declaration, in its block, that configure the server and do not touch sessions. */
+function setupStatements(anchor: Node, declaration: Node, connect: Node, machinery: SessionMachinery): Node[] {
+  const block = anchor.getParent();
+  if (!block || !Node.isBlock(block)) return [];
+  const symbol = (declaration as Node & { getNameNode(): Node }).getNameNode().getSymbol();
+  const statements = block.getStatements();
+  return statements.slice(statements.indexOf(anchor as never) + 1).filter((statement) => {
+    if (contains(statement, connect) || machinery.touches(statement)) return false;
+    return statement.getDescendantsOfKind(SyntaxKind.Identifier).some((id) => id.getSymbol() === symbol);
+  });
+}
+
+/**
+ * The statements that run before the server is built, along the way from the region's block down to it. Entering an
+ * `if` is only right when its test is the session's initialize gate; anything else guards the server (`if (token)`).
+ */
+function candidatesBefore(target: Node, region: RegionNode, machinery: SessionMachinery): Node[] | string {
+  const candidates: Node[] = [];
+  let block: Node = region.block;
+  let from = region.from ?? 0;
+  for (let depth = 0; depth < 12; depth++) {
+    const statements = Node.isBlock(block) ? block.getStatements().slice(from) : [];
+    const index = statements.findIndex((s) => contains(s, target));
+    if (index < 0) return 'the server is built outside the request handler';
+    candidates.push(...statements.slice(0, index));
+    const holder = statements[index];
+    if (holder === target) return candidates;
+    const inner = innerBlock(holder, target, machinery);
+    if (typeof inner === 'string') return inner;
+    block = inner;
+    from = 0;
+  }
+  return 'the server is built too deep inside the handler';
+}
+
+/** The block inside `holder` that contains `target`: a try block, a plain block, or an if branch. */
+function innerBlock(holder: Node, target: Node, machinery: SessionMachinery): Block | string {
+  if (Node.isBlock(holder)) return holder;
+  if (Node.isTryStatement(holder)) {
+    const tryBlock = holder.getTryBlock();
+    if (contains(tryBlock, target)) return tryBlock;
+    return 'the server is built in a catch or finally block';
+  }
+  if (Node.isIfStatement(holder)) {
+    // `if (sessionId && transports[sessionId]) … else if (!sessionId && isInitializeRequest(body)) { build }`: the
+    // session's gates and method tests may be left behind; any other test guards the server (`if (token)`).
+    const test = holder.getExpression();
+    if (!machinery.touches(test) && !isMethodTest(test)) return `the server is built under \`if (${firstLine(test)})\`, which is not a session gate`;
+    const then = holder.getThenStatement();
+    const otherwise = holder.getElseStatement();
+    if (contains(then, target)) return Node.isBlock(then) ? then : 'the server is built in an unbraced branch';
+    if (otherwise && contains(otherwise, target)) {
+      if (Node.isBlock(otherwise)) return otherwise;
+      if (Node.isIfStatement(otherwise)) return innerBlock(otherwise, target, machinery);
+    }
+  }
+  return `the server is built inside \`${firstLine(holder)}\`, which does more than gate sessions`;
+}
+
+/** `req.method === 'GET'` (and `!==`, either order), alone. */
+function isMethodTest(test: Node): boolean {
+  return /^\(?\s*(?:[\w.$]+\.method\s*[!=]==?\s*['"`]\w+['"`]|['"`]\w+['"`]\s*[!=]==?\s*[\w.$]+\.method)\s*\)?$/.test(test.getText());
+}
+
+function firstLine(node: Node): string {
+  const line = node.getText().split('\n')[0];
+  return line.length > 80 ? `${line.slice(0, 77)}…` : line;
+}
+
+/**
+ * The statements to keep: those that compute what the server needs (transitively) and early answers that do not
+ * concern sessions (`if (!token) return res.status(401)…`). A needed statement that touches sessions stops it.
+ */
+function slice(candidates: Node[], roots: Node[], machinery: SessionMachinery): Node[] | string {
+  const kept = new Set<Node>(candidates.filter((c) => isEarlyAnswer(c) && !machinery.touches(c)));
+  for (let changed = true; changed; ) {
+    changed = false;
+    const needed = new Set<MorphSymbol>();
+    for (const root of [...roots, ...kept]) for (const id of freeIdentifiers(root)) addSymbol(needed, id);
+    for (const candidate of candidates) {
+      if (kept.has(candidate) || !writesAny(candidate, needed)) continue;
+      if (machinery.touches(candidate)) return `the server is built from session state (\`${firstLine(candidate)}\`)`;
+      kept.add(candidate);
+      changed = true;
+    }
+  }
+  return candidates.filter((c) => kept.has(c));
+}
+
+/** `if (…) { …; return; }` with no else, that is not only a method check (the new endpoint writes its own). */
+function isEarlyAnswer(statement: Node): boolean {
+  if (!Node.isIfStatement(statement) || statement.getElseStatement() || !exits(statement.getThenStatement())) return false;
+  return !isMethodTest(statement.getExpression());
+}
+
+/** The statement declares or assigns one of the symbols. */
+function writesAny(statement: Node, symbols: Set<MorphSymbol>): boolean {
+  const written = (id: Node) => symbols.has(id.getSymbol()!);
+  if (Node.isVariableStatement(statement)) {
+    return statement.getDeclarations().some((d) => {
+      const name = d.getNameNode();
+      return Node.isIdentifier(name) ? written(name) : name.getDescendantsOfKind(SyntaxKind.Identifier).some(written);
+    });
+  }
+  return [statement, ...statement.getDescendantsOfKind(SyntaxKind.BinaryExpression)].some((binary) => {
+    if (!Node.isBinaryExpression(binary) || binary.getOperatorToken().getKind() !== SyntaxKind.EqualsToken) return false;
+    const left = binary.getLeft();
+    return Node.isIdentifier(left) && written(left);
+  });
+}
+
+/** Identifiers a node reads that are declared outside it. */
+function freeIdentifiers(node: Node): Node[] {
+  const ids = Node.isIdentifier(node) ? [node] : node.getDescendantsOfKind(SyntaxKind.Identifier);
+  return ids.filter((id) => {
+    const parent = id.getParent();
+    if (Node.isPropertyAccessExpression(parent) && parent.getNameNode() === id) return false;
+    if ((Node.isPropertyAssignment(parent) || Node.isMethodDeclaration(parent)) && parent.getNameNode() === id) return false;
+    const declaration = id.getSymbol()?.getDeclarations()[0];
+    return !!declaration && !contains(node, declaration);
+  });
+}
+
+// ---- shared ----------------------------------------------------------------------------------------------------
+
+function shared(reference: Node, declaration: Node, region: RegionNode, relPath: RelPathOf): ServerSource {
+  const base = { kind: 'shared' as const, reference: reference.getText(), declaration: spanOf(declaration, relPath) };
+  if (Node.isParameterDeclaration(declaration)) {
+    const owner = declaration.getParent();
+    if (!isFunctionNode(owner)) return { ...base, blocker: `\`${reference.getText()}\` is a parameter of something that is not a function` };
+    return { ...base, ...parameterHoist(reference.getText(), declaration, owner, region, relPath) };
+  }
+  if (!Node.isVariableDeclaration(declaration)) {
+    return { ...base, blocker: `\`${reference.getText()}\` is one server shared by every request, declared where mcp-migrate cannot turn it into a factory` };
+  }
+  return { ...base, ...variableHoist(declaration, [region.fn], relPath) };
+}
+
+/** A server passed in as a parameter: every caller must pass the same hoistable instance. */
+function parameterHoist(name: string, parameter: Node, owner: FunctionNode, region: RegionNode, relPath: RelPathOf): { hoist?: ServerHoist; blocker?: string } {
+  const index = owner.getParameters().indexOf(parameter as never);
+  const symbol = (parameter as Node & { getNameNode(): Node }).getNameNode().getSymbol();
+  const otherUses = (owner.getBody()?.getDescendantsOfKind(SyntaxKind.Identifier) ?? []).filter((id) => id.getSymbol() === symbol && !contains(region.block, id));
+  if (otherUses.length > 0) {
+    return { blocker: `the server parameter \`${name}\` is also used outside the request handler (\`${firstLine(statementOf(otherUses[0]) ?? otherUses[0])}\`)` };
+  }
+  const calls = callsTo(owner);
+  if (calls.length === 0) return { blocker: `nothing in the project calls the function that receives the server \`${name}\`` };
+  let target: Node | undefined;
+  for (const call of calls) {
+    const argument = call.getArguments()[index];
+    const resolved = argument && Node.isIdentifier(argument) ? declarationOf(argument) : undefined;
+    if (!resolved || !Node.isVariableDeclaration(resolved)) return { blocker: `\`${call.getText().split('\n')[0]}\` passes a server that is not one declared instance` };
+    if (target && target !== resolved) return { blocker: `callers pass different servers as \`${name}\`` };
+    target = resolved;
+  }
+  const hoisted = variableHoist(target!, [owner], relPath, calls);
+  if (!hoisted.hoist) return hoisted;
+  return {
+    hoist: {
+      ...hoisted.hoist,
+      parameter: { fn: spanOf(owner, relPath), name, index, callSites: calls.map((c) => spanOf(c, relPath)) },
+    },
+  };
+}
+
+function callsTo(fn: FunctionNode): Node[] & Array<Node & { getArguments(): Node[] }> {
+  const nameNode = Node.isFunctionDeclaration(fn) ? fn.getNameNode() : Node.isVariableDeclaration(fn.getParent()) ? (fn.getParent() as Node & { getNameNode(): Node }).getNameNode() : undefined;
+  if (!nameNode || !Node.isIdentifier(nameNode)) return [];
+  const calls: Array<Node & { getArguments(): Node[] }> = [];
+  for (const reference of nameNode.findReferencesAsNodes()) {
+    const call = reference.getParent();
+    if (Node.isCallExpression(call) && call.getExpression() === reference) calls.push(call);
+  }
+  return calls;
+}
+
+const CONFIG_METHODS =
+  /^(?:tool|registerTool|resource|registerResource|prompt|registerPrompt|setRequestHandler|setNotificationHandler|registerCapabilities|addTool|addResource|addPrompt)$/;
+
+/**
+ * A shared server declared as a variable: the statements after it that configure it move into a factory; uses
+ * elsewhere (a stdio `connect`, `close()` on shutdown, an export) keep one instance made by the factory.
+ */
+function variableHoist(declaration: Node, connecting: FunctionNode[], relPath: RelPathOf, callSites: Node[] = []): { hoist?: ServerHoist; blocker?: string } {
+  if (!Node.isVariableDeclaration(declaration) || !Node.isIdentifier(declaration.getNameNode())) {
+    return { blocker: 'the shared server is not declared as one variable' };
+  }
+  const name = declaration.getName();
+  const statement = declaration.getVariableStatement();
+  const init = declaration.getInitializer();
+  if (!statement || statement.getDeclarations().length !== 1 || !init) {
+    return { blocker: `\`${name}\` is declared with other variables or without a value; declare it on its own first` };
+  }
+  const made = unwrapExpression(init);
+  if (!Node.isNewExpression(made) && !Node.isCallExpression(made)) return { blocker: `\`${name}\` is not made by a constructor or factory call` };
+  const container = statement.getParent();
+  if (!container || !(Node.isSourceFile(container) || Node.isBlock(container))) return { blocker: `\`${name}\` is not declared at statement level` };
+  const symbol = declaration.getNameNode().getSymbol();
+  const statements = (container as SourceFile | Block).getStatements();
+  const after = statements.slice(statements.indexOf(statement) + 1);
+  const setup = after.filter((s) => isSetupStatement(s, symbol, callSites));
+  const uses = (container as Node).getDescendantsOfKind(SyntaxKind.Identifier).filter((id) => id.getSymbol() === symbol && id !== declaration.getNameNode());
+  const elsewhere = uses.filter(
+    (id) => !setup.some((s) => contains(s, id)) && !connecting.some((fn) => contains(fn, id)) && !callSites.some((c) => contains(c, id)),
+  );
+  const reassigned = elsewhere.find((id) => {
+    const parent = id.getParent();
+    return Node.isBinaryExpression(parent) && parent.getLeft() === id && parent.getOperatorToken().getKind() === SyntaxKind.EqualsToken;
+  });
+  if (reassigned) return { blocker: `\`${name}\` is reassigned (\`${firstLine(statementOf(reassigned) ?? reassigned)}\`)` };
+  const involved = new Set<SourceFile>([declaration.getSourceFile(), ...connecting.map((f) => f.getSourceFile()), ...callSites.map((c) => c.getSourceFile())]);
+  return {
+    hoist: {
+      file: relPath(declaration.getSourceFile()),
+      variable: name,
+      factory: freeName('createMcpServer', [...involved]),
+      exported: [...involved].some((f) => f !== declaration.getSourceFile()),
+      setup: setup.map((s) => spanOf(s, relPath)),
+      keepsInstance: elsewhere.length > 0 || statement.isExported() || isExportedByName(declaration),
+    },
+  };
+}
+
+/** `server.tool(…)`, `server.server.setRequestHandler(…)`, `server.onerror = …`, `registerTools(server)`. */
+function isSetupStatement(statement: Node, symbol: MorphSymbol | undefined, callSites: Node[]): boolean {
+  if (!Node.isExpressionStatement(statement) || callSites.some((c) => contains(statement, c))) return false;
+  const expression = unwrapExpression(statement.getExpression());
+  const rootedAtServer = (node: Node): boolean => {
+    let current = unwrapExpression(node);
+    while (Node.isPropertyAccessExpression(current)) current = unwrapExpression(current.getExpression());
+    return Node.isIdentifier(current) && current.getSymbol() === symbol;
+  };
+  if (Node.isBinaryExpression(expression) && expression.getOperatorToken().getKind() === SyntaxKind.EqualsToken) {
+    return Node.isPropertyAccessExpression(expression.getLeft()) && rootedAtServer(expression.getLeft());
+  }
+  if (!Node.isCallExpression(expression)) return false;
+  const callee = expression.getExpression();
+  if (Node.isPropertyAccessExpression(callee) && rootedAtServer(callee.getExpression())) return CONFIG_METHODS.test(callee.getName());
+  // `registerTools(server, deps)`: a project function that configures the server (not one that serves it).
+  const passesServer = expression.getArguments().some((a) => Node.isIdentifier(a) && a.getSymbol() === symbol);
+  const target = resolveHandler(callee);
+  return passesServer && !(target && target.getDescendantsOfKind(SyntaxKind.CallExpression).some((c) => /\.(?:connect|listen)\(/.test(c.getText())));
+}
+
+/** `base`, or `base2`, `base3`…: the first name no identifier in the files spells. */
+function freeName(base: string, files: SourceFile[]): string {
+  const taken = (name: string) => files.some((f) => f.getDescendantsOfKind(SyntaxKind.Identifier).some((id) => id.getText() === name));
+  if (!taken(base)) return base;
+  for (let i = 2; ; i++) if (!taken(`${base}${i}`)) return `${base}${i}`;
+}
+
+/** `export { server }` / `export default server` elsewhere in the file. */
+function isExportedByName(declaration: Node): boolean {
+  const symbol = (declaration as Node & { getNameNode(): Node }).getNameNode().getSymbol();
+  return declaration
+    .getSourceFile()
+    .getDescendantsOfKind(SyntaxKind.Identifier)
+    .some((id) => id.getSymbol() === symbol && (id.getFirstAncestorByKind(SyntaxKind.ExportDeclaration) || id.getFirstAncestorByKind(SyntaxKind.ExportAssignment)));
+}

@@ -1,0 +1,101 @@
+// Transport sites: where an SDK transport is handed a request. `new SSEServerTransport(path, res)` opens the legacy
+// stream, `transport.handlePostMessage(req, res)` takes its messages, `transport.handleRequest(req, res, body)` (or
+// `handleRequest(request)` on the Web-standard transport) serves Streamable HTTP. Also: the session machinery a
+// region uses, which a stateless endpoint drops.
+import { Node, SyntaxKind, type SourceFile } from 'ts-morph';
+import type { FileFacts } from '../file-facts';
+import { nodesOfKind } from '../node-index';
+import { isSdkSymbol } from '../sdk-modules';
+import { resolveOrigin } from '../resolve';
+
+export interface TransportSite {
+  kind: 'sse-stream' | 'sse-messages' | 'streamable';
+  node: Node;
+  /** Arguments that carry the request objects (`req`, `res`, `request`), in order. */
+  requestArgs: Node[];
+}
+
+export function transportSites(facts: FileFacts): TransportSite[] {
+  const sites: TransportSite[] = [];
+  for (const construction of facts.constructions('SSEServerTransport')) {
+    const res = construction.getArguments()[1];
+    if (res) sites.push({ kind: 'sse-stream', node: construction, requestArgs: [res] });
+  }
+  for (const call of facts.methodCalls('handlePostMessage', ['SSEServerTransport'])) {
+    sites.push({ kind: 'sse-messages', node: call, requestArgs: call.getArguments().slice(0, 2) });
+  }
+  for (const call of facts.methodCalls('handleRequest', ['StreamableHTTPServerTransport'])) {
+    sites.push({ kind: 'streamable', node: call, requestArgs: call.getArguments().slice(0, 2) });
+  }
+  return sites;
+}
+
+/** `X.connect(transport)` calls inside a node, where the argument holds an SDK HTTP transport. */
+export function connectCalls(facts: FileFacts, within: Node): Array<{ call: Node; server: Node; transport: Node }> {
+  const found: Array<{ call: Node; server: Node; transport: Node }> = [];
+  for (const call of within.getDescendantsOfKind(SyntaxKind.CallExpression)) {
+    const callee = call.getExpression();
+    if (!Node.isPropertyAccessExpression(callee) || callee.getName() !== 'connect') continue;
+    const [transport] = call.getArguments();
+    if (!transport) continue;
+    if (!facts.holds(transport, 'SSEServerTransport') && !facts.holds(transport, 'StreamableHTTPServerTransport')) continue;
+    found.push({ call, server: callee.getExpression(), transport });
+  }
+  return found;
+}
+
+/**
+ * The session machinery of a region: names bound to transports and their stores, session ids, event stores and the
+ * initialize gate. A statement that uses one of them belongs to the sessions the migration removes.
+ */
+export class SessionMachinery {
+  private readonly symbols = new Set<unknown>();
+
+  constructor(
+    private readonly facts: FileFacts,
+    region: Node,
+  ) {
+    for (const id of region.getDescendantsOfKind(SyntaxKind.Identifier)) {
+      if (this.isMachineryName(id)) {
+        const symbol = id.getSymbol();
+        if (symbol) this.symbols.add(symbol);
+      }
+    }
+  }
+
+  private isMachineryName(id: Node): boolean {
+    const parent = id.getParent();
+    if (Node.isPropertyAccessExpression(parent) && parent.getNameNode() === id) return false;
+    if (isSdkSymbol(resolveOrigin(id), 'isInitializeRequest')) return true;
+    if (this.facts.holds(id, 'SSEServerTransport') || this.facts.holds(id, 'StreamableHTTPServerTransport')) return true;
+    const declaration = id.getSymbol()?.getDeclarations()[0];
+    if (Node.isBindingElement(declaration) && /^(?:session_?id|sid|lastEventId)$/i.test(declaration.getName())) return true;
+    if (Node.isVariableDeclaration(declaration)) {
+      const init = declaration.getInitializer()?.getText() ?? '';
+      if (/mcp-session-id|last-event-id|\bsessionId\b|EventStore\(/i.test(init)) return true;
+      if (/^(?:session_?id|sid|lastEventId|eventStore)$/i.test(declaration.getName())) return true;
+    }
+    return false;
+  }
+
+  /** The statement (or expression) uses session machinery. */
+  touches(node: Node): boolean {
+    if (/mcp-session-id|last-event-id|\.sessionId\b|query\.sessionId/i.test(node.getText())) return true;
+    return node.getDescendantsOfKind(SyntaxKind.Identifier).some((id) => {
+      const symbol = id.getSymbol();
+      return !!symbol && this.symbols.has(symbol);
+    });
+  }
+}
+
+/** `sessionIdGenerator`, `eventStore`, transport maps: the session sites of a file, for the report. */
+export function sessionSiteNodes(file: SourceFile): Node[] {
+  const nodes: Node[] = [];
+  for (const object of nodesOfKind(file, SyntaxKind.ObjectLiteralExpression)) {
+    for (const name of ['sessionIdGenerator', 'onsessioninitialized', 'onsessionclosed', 'eventStore']) {
+      const property = object.getProperty(name);
+      if (property) nodes.push(property);
+    }
+  }
+  return nodes;
+}

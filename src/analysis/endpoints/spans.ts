@@ -1,0 +1,128 @@
+// Spans of ts-morph nodes, and small syntax helpers the endpoint model shares.
+import { Node, type SourceFile } from 'ts-morph';
+import type { Span } from './model';
+
+/** Maps a project file to the path findings use for it (relative to the scanned root). */
+export type RelPathOf = (file: SourceFile) => string;
+
+export function spanOf(node: Node, relPath: RelPathOf): Span {
+  const file = node.getSourceFile();
+  const start = node.getStart();
+  const end = node.getEnd();
+  const a = file.getLineAndColumnAtPos(start);
+  const b = file.getLineAndColumnAtPos(end);
+  return { file: relPath(file), start, end, line: a.line, column: a.column, endLine: b.line, endColumn: b.column };
+}
+
+export type FunctionNode = Node & {
+  getParameters(): Node[];
+  getBody(): Node | undefined;
+  isAsync?(): boolean;
+};
+
+export function isFunctionNode(node: Node | undefined): node is FunctionNode {
+  return (
+    !!node &&
+    (Node.isArrowFunction(node) ||
+      Node.isFunctionExpression(node) ||
+      Node.isFunctionDeclaration(node) ||
+      Node.isMethodDeclaration(node))
+  );
+}
+
+/** Strip parentheses, `as`, `!`, `await` and type assertions around an expression. */
+export function unwrapExpression(node: Node): Node {
+  let current = node;
+  while (
+    Node.isParenthesizedExpression(current) ||
+    Node.isAsExpression(current) ||
+    Node.isNonNullExpression(current) ||
+    Node.isAwaitExpression(current) ||
+    Node.isTypeAssertion(current) ||
+    Node.isSatisfiesExpression(current)
+  ) {
+    current = current.getExpression();
+  }
+  return current;
+}
+
+/** The leftmost identifier (or `this`) of `a.b.c`, `a[b].c`, `a.b()`. */
+export function rootOf(node: Node): Node {
+  let current = unwrapExpression(node);
+  for (let i = 0; i < 20; i++) {
+    if (Node.isPropertyAccessExpression(current) || Node.isElementAccessExpression(current)) current = unwrapExpression(current.getExpression());
+    else if (Node.isCallExpression(current)) current = unwrapExpression(current.getExpression());
+    else break;
+  }
+  return current;
+}
+
+/** The statement that directly sits in a block, case clause or source file and contains the node. */
+export function statementOf(node: Node): Node | undefined {
+  let current: Node | undefined = node;
+  while (current) {
+    const parent = current.getParent();
+    if (!parent) return undefined;
+    if (Node.isBlock(parent) || Node.isSourceFile(parent) || Node.isCaseClause(parent) || Node.isDefaultClause(parent)) return current;
+    current = parent;
+  }
+  return undefined;
+}
+
+/** Does `outer` contain `inner` (or is it)? */
+export function contains(outer: Node, inner: Node): boolean {
+  return outer.getSourceFile() === inner.getSourceFile() && inner.getStart() >= outer.getStart() && inner.getEnd() <= outer.getEnd();
+}
+
+/** The statement always leaves the function (`return`/`throw`, or a block ending in one). */
+export function exits(statement: Node): boolean {
+  if (Node.isReturnStatement(statement) || Node.isThrowStatement(statement)) return true;
+  if (Node.isBlock(statement)) {
+    const last = statement.getStatements().at(-1);
+    return !!last && exits(last);
+  }
+  if (Node.isIfStatement(statement)) {
+    const otherwise = statement.getElseStatement();
+    return !!otherwise && exits(statement.getThenStatement()) && exits(otherwise);
+  }
+  return false;
+}
+
+const indentUnits = new WeakMap<SourceFile, string>();
+
+/** The file's indentation unit: a tab, or the smallest run of leading spaces (2 or 4). */
+function indentUnit(file: SourceFile): string {
+  let unit = indentUnits.get(file);
+  if (unit === undefined) {
+    const indents = file.getFullText().match(/^[ \t]+(?=\S)/gm) ?? [];
+    const tabs = indents.filter((i) => i.startsWith('\t')).length;
+    const spaces = indents.filter((i) => !i.startsWith('\t')).map((i) => i.length);
+    unit = tabs > indents.length / 2 ? '\t' : spaces.length > 0 && Math.min(...spaces) >= 4 ? '    ' : '  ';
+    indentUnits.set(file, unit);
+  }
+  return unit;
+}
+
+/**
+ * A node's code as a template writes it: its own first-line indentation removed from every line, and the file's
+ * indentation unit written as two spaces (the writer converts back to the file's unit where the code lands).
+ */
+export function templateText(node: Node): string {
+  const file = node.getSourceFile();
+  const text = node.getText();
+  const lineStart = file.getFullText().lastIndexOf('\n', node.getStart() - 1) + 1;
+  const base = /^[ \t]*/.exec(file.getFullText().slice(lineStart))![0];
+  const unit = indentUnit(file);
+  return text
+    .split('\n')
+    .map((line, i) => {
+      if (i === 0) return line;
+      const rest = line.startsWith(base) ? line.slice(base.length) : line.replace(/^[ \t]+/, '');
+      const lead = /^[ \t]*/.exec(rest)![0];
+      const width = lead.replace(/\t/g, '    ').length;
+      const unitWidth = unit === '\t' ? 4 : unit.length;
+      // Whole units become template units; a remainder (continuation alignment) is kept as spaces.
+      return '  '.repeat(Math.floor(width / unitWidth)) + ' '.repeat(width % unitWidth) + rest.slice(lead.length);
+    })
+    .join('\n');
+}

@@ -1,0 +1,99 @@
+// Whole or nothing, and never break the build: migrate, then check that every endpoint's change set held — each file
+// transformed and parsed, and the type-check of the changed files (in their own tsconfig projects) gained no error.
+// An endpoint whose change failed or introduced an error is rolled back everywhere it changed code, with a marker that
+// says why, and the migration runs again without it. What still fails and belongs to no endpoint is restored.
+import type { FileProblem } from '../model';
+import { analyzeSources, type SourceInput } from './analyze';
+import { allRules } from '../rules';
+import { touchedFiles } from '../analysis/file-facts';
+import { migrateSources, type MigrateOptions, type Migration } from './migrate';
+import { typeCheckChanges, type TypeError } from './typecheck';
+
+export interface RolledBack {
+  endpoint: string;
+  reason: string;
+}
+
+export interface GatedMigration {
+  migration: Migration;
+  rolledBack: RolledBack[];
+  /** Changed files that could only be re-parsed (no tsconfig covers them, or JavaScript without checkJs). */
+  unchecked: string[];
+  /** Files restored because they gained type errors no endpoint accounts for. */
+  restored: FileProblem[];
+}
+
+const MAX_ROUNDS = 4;
+
+export function migrateGated(root: string, sources: SourceInput[], options: MigrateOptions): GatedMigration {
+  const rolledBack: Record<string, string> = { ...options.rolledBack };
+  let migration = migrateSources(sources, { ...options, rolledBack });
+  let unchecked: string[] = [];
+  for (let round = 1; ; round++) {
+    const failures = failedEndpoints(migration);
+    const changes = sources
+      .filter((s) => migration.outputs.get(s.relPath) !== s.text)
+      .map((s) => ({ absPath: s.absPath, relPath: s.relPath, before: s.text, after: migration.outputs.get(s.relPath)! }));
+    const check = changes.length > 0 ? typeCheckChanges(root, changes) : { introduced: [], checked: 0, unchecked: [] };
+    unchecked = check.unchecked;
+    const blamed = { ...failures, ...blame(migration, check.introduced) };
+    const fresh = Object.entries(blamed).filter(([id]) => !rolledBack[id]);
+    if (fresh.length === 0 || round >= MAX_ROUNDS) {
+      const restored = restoreUnaccounted(migration, sources, check.introduced);
+      if (restored.length > 0) migration.analysis = analyzeSources(sources.map((s) => ({ ...s, text: migration.outputs.get(s.relPath)! })), options.rules ?? allRules);
+      return { migration, rolledBack: Object.entries(rolledBack).map(([endpoint, reason]) => ({ endpoint, reason })), unchecked, restored };
+    }
+    for (const [id, reason] of fresh) rolledBack[id] = reason;
+    migration = migrateSources(sources, { ...options, rolledBack });
+  }
+}
+
+/** Endpoints with a change in a file whose transform failed or whose output did not parse. */
+function failedEndpoints(migration: Migration): Record<string, string> {
+  const blamed: Record<string, string> = {};
+  for (const problem of migration.problems) {
+    if (problem.kind !== 'transform' && problem.kind !== 'invalid-output') continue;
+    for (const plan of migration.plans) {
+      if (touchedFiles(plan).has(problem.file)) blamed[plan.id] ??= `its change to ${problem.file} failed (${problem.message})`;
+    }
+  }
+  return blamed;
+}
+
+/** Each new type error blames the endpoints carried out in its file, or, in a file they did not change, all of them. */
+function blame(migration: Migration, errors: TypeError[]): Record<string, string> {
+  const blamed: Record<string, string> = {};
+  const everywhere = new Set([...migration.applied.values()].flatMap((ids) => [...ids]));
+  for (const error of errors) {
+    const ids = migration.applied.get(error.relPath) ?? (migration.outputs.has(error.relPath) ? new Set<string>() : everywhere);
+    for (const id of ids) blamed[id] ??= `the type-check would fail: ${error.relPath}:${error.line} ${error.message} (TS${error.code})`;
+  }
+  return blamed;
+}
+
+/**
+ * After the last round, files that still gain errors go back to their original text, with every other file of the
+ * endpoints carried out in them: nothing half-migrated is written.
+ */
+function restoreUnaccounted(migration: Migration, sources: SourceInput[], errors: TypeError[]): FileProblem[] {
+  const failing = new Set(errors.map((e) => e.relPath));
+  const restore = new Set(failing);
+  for (const file of failing) {
+    for (const id of migration.applied.get(file) ?? []) {
+      const plan = migration.plans.find((p) => p.id === id);
+      for (const other of plan ? touchedFiles(plan) : []) restore.add(other);
+    }
+  }
+  const restored: FileProblem[] = [];
+  for (const source of sources) {
+    if (!restore.has(source.relPath) || migration.outputs.get(source.relPath) === source.text) continue;
+    migration.outputs.set(source.relPath, source.text);
+    const first = errors.find((e) => e.relPath === source.relPath) ?? errors[0];
+    restored.push({
+      file: source.relPath,
+      kind: 'type-check',
+      message: `the migrated code would not type-check (${first.relPath}:${first.line} ${first.message}, TS${first.code}); file left unchanged`,
+    });
+  }
+  return restored;
+}

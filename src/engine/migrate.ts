@@ -1,0 +1,293 @@
+// The in-memory migration: each enabled transform, in order, on the files that have findings of its rules,
+// re-analysing the project between transforms so positions and cross-file facts stay current; then, on the
+// 2026-07-28 target, the official v1→v2 codemod. A transform that throws, or whose output does not parse, leaves that
+// file as it was and is reported. Endpoint plans named in `rolledBack` are left as they were, with a marker.
+import jscodeshift from 'jscodeshift';
+import type { FileProblem, Finding, ManualItem } from '../model';
+import type { Rule } from '../rules/rule';
+import { endpointPlanOf, type EndpointPlan } from '../analysis/endpoints/model';
+import { allRules } from '../rules';
+import { bindSites, LOOPBACK } from '../analysis/binds';
+import { servesMcp } from '../analysis/serves-mcp';
+import { transforms as allTransforms, type TransformModule } from '../../transforms';
+import { parserFor } from '../../transforms/lib/context';
+import markLeftoversRun, { id as markLeftoversId } from '../../transforms/mark-leftovers';
+import { analyzeSources, createProject, syntaxError, type Analysis, type SourceInput } from './analyze';
+import { migrateSdkSurface } from './sdk-v2-surface';
+import { DEFAULT_TARGET, type Target } from './targets';
+
+/** The id under which the official v1→v2 codemod's changes are reported. */
+const SDK_SURFACE_STEP = 'sdk-v2-surface';
+
+interface WorkingFile {
+  source: SourceInput;
+  /** Rule ids found in the file before any transform ran. */
+  foundRules: Set<string>;
+  original: string;
+  text: string;
+  transformIds: Set<string>;
+  failed?: FileProblem;
+}
+
+export interface MigrateOptions {
+  /** Rules to detect with (default: all); only transforms for these rules run. */
+  rules?: readonly Rule[];
+  target?: Target;
+  /** createMcpHandler's `legacy` option (2026-07-28 target). */
+  legacy?: 'stateless' | 'reject';
+  /** package.json texts by path relative to the root, for the v2 SDK surface step (2026-07-28 target). */
+  manifests?: Map<string, string>;
+  unsafe?: boolean;
+  endpoint?: string;
+  /** Analysis of exactly these sources, when the caller already has it. */
+  initialAnalysis?: Analysis;
+  /** Set by migrateSources from the project's listeners: every one binds loopback. */
+  localServer?: true;
+  /** Endpoint plans (by id) to leave as they were, with why (a change of theirs was rolled back). */
+  rolledBack?: Record<string, string>;
+}
+
+export interface Migration {
+  /** Final text per relPath (unchanged files included). */
+  outputs: Map<string, string>;
+  /** Transform ids that changed each file. */
+  transformIds: Map<string, Set<string>>;
+  /** Rule ids each file had before. */
+  foundRules: Map<string, Set<string>>;
+  problems: FileProblem[];
+  /** Analysis of the final texts. */
+  analysis: Analysis;
+  /** Final manifest texts (2026-07-28 target), by path relative to the root. */
+  manifests: Map<string, string>;
+  /** What the official v1→v2 codemod reported, for the manual list. */
+  surfaceNotes: ManualItem[];
+  /** Endpoint plans of the original sources. */
+  plans: EndpointPlan[];
+  /** The endpoint plans each file's transforms carried out, by relPath. */
+  applied: Map<string, Set<string>>;
+}
+
+/**
+ * The in-memory migration: run each enabled transform, in order, on the files that have findings of its rules,
+ * re-analysing the project between transforms (cross-file facts and positions stay current). A transform that
+ * throws, or whose output does not parse, leaves that file as it was and is reported.
+ */
+export function migrateSources(sources: SourceInput[], options: MigrateOptions = {}): Migration {
+  const files = new Map<string, WorkingFile>();
+  const rules = options.rules ?? allRules;
+  const ruleIds = new Set(rules.map((r) => r.meta.id));
+  let analysis = options.initialAnalysis ?? analyzeSources(sources, rules);
+  for (const source of sources) {
+    const found = analysis.files.find((f) => f.relPath === source.relPath)?.findings ?? [];
+    files.set(source.relPath, {
+      source,
+      foundRules: new Set(found.map((f) => f.ruleId)),
+      original: source.text,
+      text: source.text,
+      transformIds: new Set(),
+    });
+  }
+  const problems: FileProblem[] = [];
+  const applied = new Map<string, Set<string>>();
+  const plans = analysis.endpoints();
+  const target = options.target ?? DEFAULT_TARGET;
+  const enabled = allTransforms.filter(
+    (t) => (t.level === 'auto' || options.unsafe) && t.rules.some((id) => ruleIds.has(id)) && (!t.targets || t.targets.includes(target)),
+  );
+  let stale = false;
+  // Every listener of the project binds loopback (bind-localhost, first, may make it so): generated guards and apps
+  // may also require a localhost Host header. Read again only when the analysis is.
+  let localOptions: MigrateOptions = { ...options, localServer: bindsLoopbackOnly(analysis) };
+  for (const transform of enabled) {
+    if (stale) {
+      analysis = reanalyze(files, rules);
+      localOptions = { ...options, localServer: bindsLoopbackOnly(analysis) };
+    }
+    stale = false;
+    for (const fileAnalysis of analysis.files) {
+      const working = files.get(fileAnalysis.relPath)!;
+      if (working.failed || fileAnalysis.parseError) continue;
+      const findings = fileAnalysis.findings.filter((f) => transform.rules.includes(f.ruleId));
+      if (findings.length === 0) continue;
+      stale = runTransform(transform, working, findings, localOptions, problems, applied) || stale;
+    }
+  }
+  if (stale) {
+    analysis = reanalyze(files, rules);
+    stale = false;
+  }
+  // What a transform should have fixed but did not gets a marker now, not on the next run.
+  const fixedByRunTransforms = new Set(enabled.flatMap((t) => t.rules));
+  for (const fileAnalysis of analysis.files) {
+    const working = files.get(fileAnalysis.relPath)!;
+    if (working.failed || fileAnalysis.parseError) continue;
+    const leftovers = fileAnalysis.findings.filter(
+      (f) =>
+        f.fix === 'auto' &&
+        f.severity !== 'info' &&
+        fixedByRunTransforms.has(f.ruleId) &&
+        !f.data?.marker &&
+        !markedByPlan(f, options.rolledBack) &&
+        !markedNear(fileAnalysis.findings, f),
+    );
+    if (leftovers.length === 0) continue;
+    stale = runTransform(markLeftovers, working, leftovers, localOptions, problems, applied) || stale;
+  }
+  let manifests = new Map(options.manifests ?? []);
+  const surfaceNotes: ManualItem[] = [];
+  if (target === '2026-07-28') {
+    const surface = sdkSurfaceStep(files, analysis, manifests, problems);
+    manifests = surface.manifests;
+    surfaceNotes.push(...surface.notes);
+    stale = surface.changed || stale;
+  }
+  if (stale) analysis = reanalyze(files, rules);
+  return {
+    plans,
+    applied,
+    manifests,
+    surfaceNotes,
+    outputs: new Map([...files].map(([rel, w]) => [rel, w.text])),
+    transformIds: new Map([...files].map(([rel, w]) => [rel, w.transformIds])),
+    foundRules: new Map([...files].map(([rel, w]) => [rel, w.foundRules])),
+    problems,
+    analysis,
+  };
+}
+
+/**
+ * 2026-07-28: the official v1→v2 codemod on the working texts. A file it breaks keeps its original text, and then no
+ * manifest is edited either (package.json must not promise v2 for code that stayed on v1).
+ */
+function sdkSurfaceStep(files: Map<string, WorkingFile>, analysis: Analysis, manifests: Map<string, string>, problems: FileProblem[]) {
+  // Files that do not parse are left alone here too (the scan already reported them).
+  const unparsed = new Set(analysis.files.filter((f) => f.parseError).map((f) => f.relPath));
+  const surface = migrateSdkSurface({
+    files: new Map([...files].filter(([rel, w]) => !w.failed && !unparsed.has(rel)).map(([rel, w]) => [rel, w.text])),
+    manifests,
+  });
+  let changed = false;
+  let broke = false;
+  for (const [rel, text] of surface.files) {
+    const working = files.get(rel)!;
+    if (text === working.text) continue;
+    changed = true;
+    const broken = syntaxError(createProject().createSourceFile(working.source.absPath, text, { overwrite: true }));
+    if (broken) {
+      broke = true;
+      working.failed = {
+        file: rel,
+        kind: 'invalid-output',
+        message: `the v1→v2 SDK codemod produced code that does not parse (${broken}); file left unchanged`,
+      };
+      working.text = working.original;
+      problems.push(working.failed);
+    } else {
+      working.text = text;
+      working.transformIds.add(SDK_SURFACE_STEP);
+    }
+  }
+  const notes: ManualItem[] = [
+    ...surface.diagnostics
+      .filter((d) => d.level !== 'info')
+      .map((d) => ({ file: d.file, line: d.line, ruleId: 'sdk-v2-surface', message: `(from @modelcontextprotocol/codemod) ${d.message}` })),
+    ...surface.manifestWarnings.map((w) => ({ file: w.manifest, line: 1, ruleId: 'sdk-v2-surface', message: w.message })),
+  ];
+  return { manifests: broke ? manifests : surface.manifests, notes, changed };
+}
+
+/** true when the project's MCP code listens somewhere and every listener binds loopback; else undefined (ask per file). */
+function bindsLoopbackOnly(analysis: Analysis): true | undefined {
+  const hosts = analysis.files.flatMap((file) => {
+    const sourceFile = analysis.sourceFile(file.relPath);
+    return sourceFile && servesMcp(sourceFile) ? bindSites(sourceFile).map((site) => site.host) : [];
+  });
+  return hosts.length > 0 && hosts.every((host) => typeof host === 'string' && LOOPBACK.has(host)) ? true : undefined;
+}
+
+function reanalyze(files: Map<string, WorkingFile>, rules: readonly Rule[]): Analysis {
+  return analyzeSources(
+    [...files.values()].map((w) => ({ ...w.source, text: w.text })),
+    rules,
+  );
+}
+
+/** Returns whether the file changed. */
+function runTransform(
+  transform: TransformModule,
+  working: WorkingFile,
+  findings: Finding[],
+  options: MigrateOptions,
+  problems: FileProblem[],
+  applied: Map<string, Set<string>>,
+): boolean {
+  const filePath = working.source.absPath;
+  const appliedEndpoints = new Set<string>();
+  const j = jscodeshift.withParser(parserFor(filePath));
+  const api = { j, jscodeshift: j, stats: () => undefined, report: () => undefined };
+  let output: string | undefined | null;
+  try {
+    // Test-only fault injection seam (never set in real use): MCP_MIGRATE_FAULT_TRANSFORM=<relPath> makes every transform throw on that file.
+    if (process.env.MCP_MIGRATE_FAULT_TRANSFORM === working.source.relPath)
+      throw new Error('injected transform fault (MCP_MIGRATE_FAULT_TRANSFORM)');
+    output = transform.run({ path: filePath, source: working.text }, api, {
+      findings,
+      endpoint: options.endpoint,
+      target: options.target ?? DEFAULT_TARGET,
+      legacy: options.legacy,
+      localServer: options.localServer,
+      rolledBack: options.rolledBack,
+      appliedEndpoints,
+    });
+  } catch (error) {
+    working.failed = {
+      file: working.source.relPath,
+      kind: 'transform',
+      message: `${transform.id} failed: ${(error as Error).message}; file left unchanged`,
+    };
+    working.text = working.original;
+    problems.push(working.failed);
+    return true;
+  }
+  if (output == null || output === working.text) return false;
+  // Test-only seam (never set in real use): MCP_MIGRATE_FAULT_OUTPUT=<relPath> makes a transform's output unparsable.
+  if (process.env.MCP_MIGRATE_FAULT_OUTPUT === working.source.relPath) output += '\n}}} (';
+  const broken = syntaxError(createProject().createSourceFile(filePath, output, { overwrite: true }));
+  if (broken) {
+    working.failed = {
+      file: working.source.relPath,
+      kind: 'invalid-output',
+      message: `${transform.id} produced code that does not parse (${broken}); file left unchanged`,
+    };
+    working.text = working.original;
+    problems.push(working.failed);
+    return true;
+  }
+  working.text = output;
+  working.transformIds.add(transform.id);
+  if (appliedEndpoints.size > 0) applied.set(working.source.relPath, new Set([...(applied.get(working.source.relPath) ?? []), ...appliedEndpoints]));
+  return true;
+}
+
+/** The endpoint transform marked this finding's endpoint itself: it cannot be migrated, or it was rolled back. */
+function markedByPlan(finding: Finding, rolledBack: Record<string, string> | undefined): boolean {
+  const plan = endpointPlanOf(finding);
+  return !!plan && (!plan.verdict.migratable || !!rolledBack?.[plan.id]);
+}
+
+/** A marker of the same rule already stands on the finding's line or the line above it. */
+function markedNear(findings: Finding[], finding: Finding): boolean {
+  return findings.some(
+    (m) =>
+      m.data?.marker &&
+      m.ruleId === finding.ruleId &&
+      (m.line === finding.line || m.line === finding.line - 1 || m.endLine === finding.line - 1),
+  );
+}
+
+const markLeftovers: TransformModule = { id: markLeftoversId, rules: [], level: 'auto', run: markLeftoversRun };
+
+export function rulesOf(transformIds: Set<string>): string[] {
+  return allTransforms.filter((t) => transformIds.has(t.id)).flatMap((t) => t.rules);
+}
+

@@ -1,0 +1,150 @@
+// The type-check gate: before anything is written, the changed files (and the project files that import them) are
+// type-checked in their own tsconfig project, once with the old texts and once with the new. An error that only the
+// new texts have is the migration's: the caller rolls back what caused it. Nothing from the project is executed.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Project, ts } from 'ts-morph';
+
+export interface TypeCheckInput {
+  absPath: string;
+  relPath: string;
+  before: string;
+  after: string;
+}
+
+export interface TypeError {
+  relPath: string;
+  line: number;
+  column: number;
+  code: number;
+  message: string;
+}
+
+export interface TypeCheckResult {
+  /** Errors the new texts have and the old ones did not. */
+  introduced: TypeError[];
+  /** Files that were checked (changed files and their importers), by tsconfig project. */
+  checked: number;
+  /** Changed files no tsconfig covers: only re-parsed, not type-checked. */
+  unchecked: string[];
+}
+
+/** Modules the migration may add that the project has not installed yet: resolved from mcp-migrate's own copy. */
+const MIGRATION_MODULES = /^@modelcontextprotocol\/(?:server|node|express|hono|fastify|core|client)(?:\/|$)/;
+
+export function typeCheckChanges(root: string, changes: TypeCheckInput[]): TypeCheckResult {
+  const byConfig = new Map<string, TypeCheckInput[]>();
+  const unchecked: string[] = [];
+  for (const change of changes) {
+    const config = ts.findConfigFile(path.dirname(change.absPath), ts.sys.fileExists, 'tsconfig.json');
+    const javascript = /\.[cm]?jsx?$/.test(change.absPath);
+    if (!config || (javascript && !checksJs(config))) {
+      unchecked.push(change.relPath);
+      continue;
+    }
+    byConfig.set(config, [...(byConfig.get(config) ?? []), change]);
+  }
+  const introduced: TypeError[] = [];
+  let checked = 0;
+  for (const [config, group] of byConfig) {
+    const result = checkProject(root, config, group);
+    introduced.push(...result.introduced);
+    checked += result.checked;
+  }
+  return { introduced, checked, unchecked };
+}
+
+function checksJs(config: string): boolean {
+  const parsed = ts.getParsedCommandLineOfConfigFile(config, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined });
+  return !!parsed?.options.allowJs && !!parsed.options.checkJs;
+}
+
+function checkProject(root: string, config: string, changes: TypeCheckInput[]): { introduced: TypeError[]; checked: number } {
+  const project = new Project({
+    tsConfigFilePath: config,
+    skipAddingFilesFromTsConfig: true,
+    resolutionHost: migrationModuleResolution,
+  });
+  const changed = new Set(changes.map((c) => path.resolve(c.absPath)));
+  const importers = importersOf(config, changed);
+  for (const file of [...changed, ...importers]) project.addSourceFileAtPathIfExists(file);
+  const checkedFiles = [...changed, ...importers];
+  const diagnosticsWith = (texts: Map<string, string>) => {
+    for (const [absPath, text] of texts) project.createSourceFile(absPath, text, { overwrite: true });
+    const program = project.getProgram().compilerObject;
+    const errors: TypeError[] = [];
+    for (const absPath of checkedFiles) {
+      const sourceFile = program.getSourceFile(absPath);
+      if (!sourceFile) continue;
+      for (const diagnostic of [...program.getSyntacticDiagnostics(sourceFile), ...program.getSemanticDiagnostics(sourceFile)]) {
+        if (diagnostic.category !== ts.DiagnosticCategory.Error) continue;
+        const position = diagnostic.start !== undefined ? sourceFile.getLineAndCharacterOfPosition(diagnostic.start) : { line: 0, character: 0 };
+        errors.push({
+          relPath: path.relative(root, absPath).split(path.sep).join('/'),
+          line: position.line + 1,
+          column: position.character + 1,
+          code: diagnostic.code,
+          message: ts.flattenDiagnosticMessageText(diagnostic.messageText, ' '),
+        });
+      }
+    }
+    return errors;
+  };
+  const before = diagnosticsWith(new Map(changes.map((c) => [path.resolve(c.absPath), c.before])));
+  const after = diagnosticsWith(new Map(changes.map((c) => [path.resolve(c.absPath), c.after])));
+  return { introduced: newErrors(before, after), checked: checkedFiles.length };
+}
+
+/** Errors of `after` beyond those of `before`, compared by file, code and message (positions move with edits). */
+export function newErrors(before: TypeError[], after: TypeError[]): TypeError[] {
+  const key = (e: TypeError) => `${e.relPath}\u0000${e.code}\u0000${e.message}`;
+  const counts = new Map<string, number>();
+  for (const error of before) counts.set(key(error), (counts.get(key(error)) ?? 0) + 1);
+  return after.filter((error) => {
+    const left = counts.get(key(error)) ?? 0;
+    if (left > 0) {
+      counts.set(key(error), left - 1);
+      return false;
+    }
+    return true;
+  });
+}
+
+/** Files of the tsconfig project that import one of the changed files (a relative specifier resolving to it). */
+function importersOf(config: string, changed: Set<string>): string[] {
+  const parsed = ts.getParsedCommandLineOfConfigFile(config, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined });
+  const stems = new Set([...changed].map((file) => file.replace(/\.[cm]?[jt]sx?$/, '')));
+  const importers: string[] = [];
+  for (const file of parsed?.fileNames ?? []) {
+    const absPath = path.resolve(file);
+    if (changed.has(absPath) || /\.d\.[cm]?ts$/.test(absPath)) continue;
+    let text: string;
+    try {
+      text = fs.readFileSync(absPath, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const match of text.matchAll(/(?:from|import|require)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g)) {
+      const target = path.resolve(path.dirname(absPath), match[1]).replace(/\.[cm]?[jt]sx?$/, '');
+      if (stems.has(target) || stems.has(path.join(target, 'index'))) {
+        importers.push(absPath);
+        break;
+      }
+    }
+  }
+  return importers;
+}
+
+/** Standard resolution, then mcp-migrate's own copy of the v2 packages the migration introduces. */
+function migrationModuleResolution(host: ts.ModuleResolutionHost, getOptions: () => ts.CompilerOptions) {
+  return {
+    resolveModuleNames(moduleNames: string[], containingFile: string): Array<ts.ResolvedModuleFull | undefined> {
+      const options = getOptions();
+      return moduleNames.map((name) => {
+        const resolved = ts.resolveModuleName(name, containingFile, options, host).resolvedModule;
+        if (resolved || !MIGRATION_MODULES.test(name)) return resolved;
+        return ts.resolveModuleName(name, path.join(__dirname, 'typecheck.ts'), options, host).resolvedModule;
+      });
+    },
+  };
+}

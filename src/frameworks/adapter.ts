@@ -1,0 +1,64 @@
+// What one HTTP framework adapter knows: how to recognise the framework's servers and handlers (detection, on the
+// ts-morph tree), and how to write a stateless endpoint in its idiom (emission, as code text). Adding a framework
+// means one adapter file in the registry (./index.ts) and its fixtures.
+import type { Node } from 'ts-morph';
+import type { FrameworkId } from '../analysis/endpoints/model';
+import type { FunctionNode } from '../analysis/endpoints/spans';
+
+/** Code style of the file code is written into. */
+export interface Style {
+  quote: 'single' | 'double';
+  typescript: boolean;
+}
+
+/** A handler's parameters as written: names ('' for a pattern) and type annotations (`: Request`, or ''). */
+export interface HandlerParams {
+  names: string[];
+  types: string[];
+}
+
+/**
+ * How a handler reaches the request. `node`: Node's IncomingMessage / ServerResponse for the SDK's Node transport
+ * (`req`/`res`, fastify's `request.raw`/`reply.raw`, koa's `ctx.req`/`ctx.res`); `web`: a Web Request in, a
+ * Response back (hono's `c.req.raw`, fetch handlers).
+ */
+export type RequestAccess =
+  | {
+      flavor: 'node';
+      req: string;
+      res: string;
+      /** The parsed body, when the framework parsed it (`req.body`); the transport reads the stream otherwise. */
+      body?: string;
+      /** Statements that hand the raw response over to the transport (`reply.hijack()`, `ctx.respond = false`). */
+      handOver: string[];
+    }
+  | { flavor: 'web'; request: string };
+
+/** An answer with a JSON-RPC error: 405 (with `Allow: POST`), 410 on old paths, 500. */
+export interface ErrorAnswer {
+  status: number;
+  code: number;
+  message: string;
+  allowPost?: boolean;
+}
+
+export interface FrameworkAdapter {
+  id: FrameworkId;
+  /** Modules whose exports make this framework's apps and routers (`express`, `@koa/router`). */
+  modules: RegExp;
+  /** Handler parameter type names that identify the framework when their module is not known (`FastifyReply`). */
+  typeNames?: RegExp;
+  /** The handler's body uses its parameters the way this framework's handlers do (`c.req.raw`, `ctx.respond =`). */
+  readsLike?(fn: FunctionNode, params: string[]): boolean;
+  /** Parameter names for handlers this tool writes when it has none to copy. */
+  defaultParams: string[];
+  access(params: HandlerParams): RequestAccess | undefined;
+  /** Statements that answer and leave the handler. */
+  answer(params: HandlerParams, answer: ErrorAnswer, style: Style): string[];
+  /** A new route (`app.post(path, …, async (req, res) => { … })`), for an endpoint that did not exist yet. */
+  route?(receiver: string, method: 'post' | 'get' | 'delete', path: string, middlewares: string[], params: HandlerParams, body: string[]): string[];
+  /** The v2 app factory that validates Host and Origin, and the constructors it replaces. */
+  appFactory?: { module: string; name: string; replaces: Array<{ module: string; name: string }> };
+}
+
+export type { Node };

@@ -1,0 +1,141 @@
+// The code a migrated endpoint runs, per target, in the adapter's idiom: a method other than POST gets 405, then the
+// Origin guard, then the server built the way the old initialize branch built it (its prelude kept), then a fresh
+// stateless transport (2025-11-25) or a createMcpHandler (2026-07-28) serves the request.
+import type { ErrorAnswer, FrameworkAdapter, HandlerParams, RequestAccess, Style } from '../../src/frameworks';
+import { indent, quoted } from '../../src/frameworks/code';
+
+/** How the endpoint gets its server: statements that build it (using `server` as the local), or a factory arrow. */
+export interface ServerCode {
+  /** Statements kept from the old handler that compute the server's inputs or answer early. */
+  prelude: string[];
+  /** `const server = createServer();` and the statements that configure it. */
+  build: string[];
+  /** The local the built server is in. */
+  variable: string;
+  /** The same as a factory: `() => createServer()` or a block arrow that builds, configures and returns it. */
+  factory: string;
+}
+
+export interface BodyInput {
+  adapter: FrameworkAdapter;
+  params: HandlerParams;
+  style: Style;
+  /** A non-POST method can reach the handler: answer it with 405 first. */
+  methodCheck: boolean;
+  /** The guard statement(s), when the endpoint needs one (see guardCode). */
+  guard?: string[];
+  server: ServerCode;
+  /** Names this body declares. */
+  names: { transport: string; handler: string };
+  /** The old handler's parsed body expression, when it passed one. */
+  parsedBody?: string;
+}
+
+export const METHOD_NOT_ALLOWED: ErrorAnswer = { status: 405, code: -32000, message: 'Method not allowed.', allowPost: true };
+const INTERNAL_ERROR: ErrorAnswer = { status: 500, code: -32603, message: 'Internal server error' };
+
+export function goneAnswer(endpoint: string): ErrorAnswer {
+  return { status: 410, code: -32000, message: `The HTTP+SSE transport was removed; use Streamable HTTP: POST ${endpoint.replace(/['"`]/g, '')}` };
+}
+
+/** An answer that leaves the handler: the adapter's statements, plus `return;` where they do not return. */
+export function earlyAnswer(adapter: FrameworkAdapter, params: HandlerParams, answer: ErrorAnswer, style: Style): string[] {
+  const lines = adapter.answer(params, answer, style);
+  return /^return\b/.test(lines.at(-1) ?? '') ? lines : [...lines, 'return;'];
+}
+
+function accessOf(input: BodyInput): RequestAccess {
+  const access = input.adapter.access(input.params);
+  if (!access) throw new Error(`the ${input.adapter.id} handler's parameters cannot reach the request`);
+  return access;
+}
+
+function methodCheck(input: BodyInput, access: RequestAccess): string[] {
+  if (!input.methodCheck) return [];
+  const request = access.flavor === 'node' ? access.req : access.request;
+  return [
+    `if (${request}.method !== ${quoted(input.style.quote, 'POST')}) {`,
+    indent(earlyAnswer(input.adapter, input.params, METHOD_NOT_ALLOWED, input.style).join('\n')),
+    `}`,
+  ];
+}
+
+/** 2025-11-25: a fresh server and a stateless transport of the v1 SDK per request, both closed with the response. */
+export function statelessBody(input: BodyInput, transportClass: string, options: { jsonResponse: boolean }): string[] {
+  const access = accessOf(input);
+  const { transport } = input.names;
+  const server = input.server.variable;
+  const transportOptions = `{ sessionIdGenerator: undefined${options.jsonResponse ? ', enableJsonResponse: true' : ''} }`;
+  const head = [
+    `// mcp-migrate: stateless Streamable HTTP: POST only, a fresh server and transport per request, no sessions.`,
+    ...methodCheck(input, access),
+    ...(input.guard ?? []),
+    ...input.server.prelude,
+    ...input.server.build,
+    `const ${transport} = new ${transportClass}(${transportOptions});`,
+  ];
+  const failure = input.adapter.answer(input.params, INTERNAL_ERROR, input.style);
+  const s = (t: string) => quoted(input.style.quote, t);
+  if (access.flavor === 'web') {
+    return [
+      ...head,
+      `try {`,
+      `  await ${server}.connect(${transport});`,
+      `  return await ${transport}.handleRequest(${access.request});`,
+      `} catch (error) {`,
+      `  console.error(${s('MCP request failed:')}, error);`,
+      indent(failure.join('\n')),
+      `}`,
+    ];
+  }
+  const body = input.parsedBody ?? access.body;
+  return [
+    ...head,
+    `${access.res}.on(${s('close')}, () => {`,
+    `  void ${transport}.close();`,
+    `  void ${server}.close();`,
+    `});`,
+    ...access.handOver,
+    `try {`,
+    `  await ${server}.connect(${transport});`,
+    `  await ${transport}.handleRequest(${access.req}, ${access.res}${body ? `, ${body}` : ''});`,
+    `} catch (error) {`,
+    `  console.error(${s('MCP request failed:')}, error);`,
+    `  if (!${access.res}.headersSent) {`,
+    // After hand-over the framework no longer answers: write Node's response directly.
+    indent(indent(nodeFailure(access.res, input.style))),
+    `  }`,
+    `}`,
+  ];
+}
+
+function nodeFailure(res: string, style: Style): string {
+  const s = (t: string) => quoted(style.quote, t);
+  return `${res}.writeHead(500, { ${s('Content-Type')}: ${s('application/json')} }).end(JSON.stringify({ jsonrpc: ${s('2.0')}, error: { code: -32603, message: ${s('Internal server error')} }, id: null }));`;
+}
+
+/**
+ * 2026-07-28: createMcpHandler serves the request (2026-07-28, and 2025-era clients statelessly unless rejected).
+ * `handler` is an expression: the module-level handler, or `createMcpHandler(…)` built per request when the factory
+ * needs what the request computed.
+ */
+export function handlerBody(input: BodyInput, handler: { perRequest?: string; call: string }): string[] {
+  const access = accessOf(input);
+  const lines = [
+    `// mcp-migrate: createMcpHandler serves protocol 2026-07-28 with a fresh server per request (GET/DELETE answer 405).`,
+    ...(input.guard ?? []),
+    ...input.server.prelude,
+    ...(handler.perRequest ? [handler.perRequest] : []),
+  ];
+  if (access.flavor === 'web') return [...lines, `return ${handler.call}.fetch(${access.request});`];
+  const body = input.parsedBody ?? access.body;
+  return [...lines, ...access.handOver, `await ${handler.call}(${access.req}, ${access.res}${body ? `, ${body}` : ''});`];
+}
+
+/** The guard statements for a handler: Node's `rejectForeignOrigin(req, res)` or the Web `foreignOriginResponse`. */
+export function guardCode(input: Omit<BodyInput, 'guard'>, guards: { node: string; web: string }, forbidden: string): string[] {
+  const access = accessOf(input as BodyInput);
+  if (access.flavor === 'web') return [`const ${forbidden} = ${guards.web}(${access.request});`, `if (${forbidden}) return ${forbidden};`];
+  if (access.handOver.length === 0) return [`if (${guards.node}(${access.req}, ${access.res})) return;`];
+  return [`if (${guards.node}(${access.req}, ${access.res})) {`, ...access.handOver.map((l) => `  ${l}`), `  return;`, `}`];
+}
