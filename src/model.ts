@@ -95,7 +95,7 @@ export interface ManualItem {
 export interface ServedEndpoint {
   file: string;
   line: number;
-  /** Source text of the path expression, e.g. `'/mcp'` or `MCP_PATH`. */
+  /** The path the endpoint serves, with its router's mount prefix (`/mcp`, `/admin/mcp`); an expression when the path is not a constant. */
   path: string;
 }
 

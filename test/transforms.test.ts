@@ -9,11 +9,12 @@ import { transforms, type TransformModule } from '../transforms';
 import { parserFor } from '../transforms/lib/context';
 import { analyzeSources, createProject, syntaxError } from '../src/engine/analyze';
 import { allRules } from '../src/rules';
+import { TARGETS } from '../src/engine/targets';
 
 const FIXTURES = path.resolve(__dirname, '..', 'fixtures');
 const UPDATE = process.env.UPDATE === '1';
 
-function run(transform: TransformModule, filePath: string, source: string): string {
+function run(transform: TransformModule, filePath: string, source: string, options: { target?: string } = {}): string {
   const analysis = analyzeSources([{ absPath: filePath, relPath: path.basename(filePath), text: source }], allRules);
   const findings = (analysis.files[0]?.findings ?? []).filter((f) => transform.rules.includes(f.ruleId));
   if (findings.length === 0) return source;
@@ -21,35 +22,44 @@ function run(transform: TransformModule, filePath: string, source: string): stri
   const output = transform.run(
     { path: filePath, source },
     { j, jscodeshift: j, stats: () => undefined, report: () => undefined },
-    { findings },
+    { findings, ...options },
   );
   return output ?? source;
 }
 
-for (const transform of transforms) {
+/** A transform's cases: `fixtures/<id>/*.input.*`, or per target in `fixtures/<id>/<target>/`. */
+function casesOf(transform: TransformModule): Array<{ dir: string; input: string; target?: string }> {
   const dir = path.join(FIXTURES, transform.id);
-  const inputs = fs.existsSync(dir)
-    ? fs
-        .readdirSync(dir)
-        .filter((f) => /\.input\.\w+$/.test(f))
-        .sort()
-    : [];
+  if (!fs.existsSync(dir)) return [];
+  const inputs = (folder: string, target?: string) =>
+    fs
+      .readdirSync(folder)
+      .filter((f) => /\.input\.\w+$/.test(f))
+      .sort()
+      .map((input) => ({ dir: folder, input, target }));
+  const targets = TARGETS.filter((t) => fs.existsSync(path.join(dir, t)));
+  return [...inputs(dir), ...targets.flatMap((t) => inputs(path.join(dir, t), t))];
+}
+
+for (const transform of transforms) {
+  const cases = casesOf(transform);
   describe(`transform ${transform.id}`, () => {
     it('has fixtures, including one that must not change', () => {
-      expect(inputs.length).toBeGreaterThanOrEqual(2);
-      expect(inputs.some((input) => !fs.existsSync(path.join(dir, input.replace('.input.', '.output.'))))).toBe(true);
+      expect(cases.length).toBeGreaterThanOrEqual(2);
+      expect(cases.some((c) => !fs.existsSync(path.join(c.dir, c.input.replace('.input.', '.output.'))))).toBe(true);
     });
-    for (const input of inputs) {
-      it(input.replace(/\.input\.\w+$/, ''), () => {
+    for (const { dir, input, target } of cases) {
+      it(`${target ? `${target}/` : ''}${input.replace(/\.input\.\w+$/, '')}`, () => {
         const inputPath = path.join(dir, input);
         const outputPath = path.join(dir, input.replace('.input.', '.output.'));
         const source = fs.readFileSync(inputPath, 'utf8');
-        const output = run(transform, inputPath, source);
+        const output = run(transform, inputPath, source, { target });
         if (UPDATE && output !== source) fs.writeFileSync(outputPath, output);
+        if (UPDATE && output === source && fs.existsSync(outputPath)) fs.unlinkSync(outputPath);
         const expected = fs.existsSync(outputPath) ? fs.readFileSync(outputPath, 'utf8') : source;
         expect(output).toBe(expected);
         expect(syntaxError(createProject().createSourceFile(inputPath, output, { overwrite: true }))).toBeUndefined();
-        expect(run(transform, inputPath, output), 'a second run changes nothing').toBe(output);
+        expect(run(transform, inputPath, output, { target }), 'a second run changes nothing').toBe(output);
       });
     }
   });

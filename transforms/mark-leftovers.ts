@@ -5,7 +5,7 @@
  */
 import type { API, FileInfo } from 'jscodeshift';
 import { createContext, print, type TransformOptions } from './lib/context';
-import { addMarker } from './hoist-server-factory';
+import { addMarker } from './lib/markers';
 
 export const id = 'mark-leftovers';
 export const parser = 'tsx';

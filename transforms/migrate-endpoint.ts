@@ -15,14 +15,20 @@ import { inlinePlaceholder, placeholder } from './lib/emit';
 import { ensureNamedImport } from './lib/imports';
 import { removeDeadDeclarations } from './lib/dead-code';
 import { addMarker, uniqueName } from './lib/markers';
-import { addGuardFunction, addWebGuardFunction } from './lib/guard';
+import { guardStatements, isLocalServer, type GuardContext } from './lib/guard';
 import { functionAt, nodeAt, pathAt } from './lib/locate';
-import { GUARD_NAME, WEB_GUARD_NAME } from './lib/templates';
-import { earlyAnswer, goneAnswer, guardCode, handlerBody, METHOD_NOT_ALLOWED, statelessBody, type BodyInput, type ServerCode } from './lib/endpoint-body';
+import {
+  earlyAnswer,
+  goneAnswer,
+  handlerBody,
+  METHOD_NOT_ALLOWED,
+  statelessBody,
+  type BodyInput,
+  type ServerCode,
+} from './lib/endpoint-body';
 import { adapterFor, type FrameworkAdapter, type HandlerParams, type Style } from '../src/frameworks';
 import { indent, quoted } from '../src/frameworks/code';
 import { endpointPlanOf, joinPath, type EndpointPlan, type Region, type ServerHoist } from '../src/analysis/endpoints/model';
-import { isLocalServer } from './lib/framework';
 
 export const id = 'migrate-endpoint';
 export const rules = [
@@ -38,7 +44,10 @@ export const rules = [
 export const parser = 'tsx';
 
 const V1_NODE_TRANSPORT = ['@modelcontextprotocol/sdk/server/streamableHttp.js', '@modelcontextprotocol/sdk/server/streamableHttp'];
-const V1_WEB_TRANSPORT = ['@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js', '@modelcontextprotocol/sdk/server/webStandardStreamableHttp'];
+const V1_WEB_TRANSPORT = [
+  '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js',
+  '@modelcontextprotocol/sdk/server/webStandardStreamableHttp',
+];
 const V2_SERVER = ['@modelcontextprotocol/server'];
 const V2_NODE = ['@modelcontextprotocol/node'];
 const DEFAULT_ENDPOINT = '/mcp';
@@ -53,7 +62,8 @@ interface FileEdit {
   dead: Set<string>;
   /** Statement lists to prune besides the program body (functions that held a region). */
   blocks: Set<AnyNode[]>;
-  guards: Set<'node' | 'web'>;
+  /** Origin guards this file declares. */
+  guard: GuardContext;
   /** Shared servers already turned into factories in this file. */
   hoisted: Set<string>;
 }
@@ -68,7 +78,7 @@ export default function transform(file: FileInfo, api: API, options: TransformOp
     style: { quote: context.quote, typescript: context.typescript },
     dead: new Set(),
     blocks: new Set(),
-    guards: new Set(),
+    guard: { context, v2: (options.target ?? '2026-07-28') === '2026-07-28', local: isLocalServer(context), declared: new Map() },
     hoisted: new Set(),
   };
   let changed = false;
@@ -81,7 +91,8 @@ export default function transform(file: FileInfo, api: API, options: TransformOp
       continue;
     }
     if (!plan.verdict.migratable) {
-      if (plan.verdict.at.file === edit.file) changed = addMarker(context, plan.verdict.at.line, markerRule(plan), plan.verdict.reason) || changed;
+      if (plan.verdict.at.file === edit.file)
+        changed = addMarker(context, plan.verdict.at.line, markerRule(plan), plan.verdict.reason) || changed;
       continue;
     }
     if (migrate(edit, plan)) {
@@ -90,8 +101,6 @@ export default function transform(file: FileInfo, api: API, options: TransformOp
     }
   }
   if (!changed) return undefined;
-  if (edit.guards.has('node')) addGuardFunction(context);
-  if (edit.guards.has('web')) addWebGuardFunction(context);
   removeDeadDeclarations(context, edit.dead, [...edit.blocks]);
   return print(context);
 }
@@ -123,7 +132,8 @@ function migrate(edit: FileEdit, plan: EndpointPlan): boolean {
   // Nothing to do on 2025-11-25 for an endpoint that is stateless and guarded already.
   if (!v2 && plan.stateless && plan.originGuarded) return false;
   let changed = false;
-  if (plan.server.kind === 'shared' && plan.server.hoist) changed = hoistServer(edit, plan.server.hoist, plan.server.declaration) || changed;
+  if (plan.server.kind === 'shared' && plan.server.hoist)
+    changed = hoistServer(edit, plan.server.hoist, plan.server.declaration) || changed;
   const regions = plan.regions.filter((r) => r.fn.file === edit.file);
   const endpointRegion = plan.regions.find((r) => r.endpoint);
   const endpoint = endpointPath(edit, plan);
@@ -196,7 +206,10 @@ function answerWith(edit: FileEdit, region: Region, answer: Parameters<Framework
   const site = siteOf(edit, region);
   const adapter = adapterFor(region.framework);
   const params = paramsFor(edit, region, site, adapter.access({ names: region.params, types: [] })?.flavor === 'web' ? [0] : [0, 1]);
-  const comment = answer.status === 405 ? 'no standalone GET stream and no session to DELETE without sessions' : 'the HTTP+SSE transport is gone; this old path names the new endpoint';
+  const comment =
+    answer.status === 405
+      ? 'no standalone GET stream and no session to DELETE without sessions'
+      : 'the HTTP+SSE transport is gone; this old path names the new endpoint';
   // A branch or the rest after a path guard must leave the function; a whole handler just ends.
   const lines = region.kind === 'function' ? adapter.answer(params, answer, edit.style) : earlyAnswer(adapter, params, answer, edit.style);
   replaceStatements(edit, site, [`// mcp-migrate: ${comment}.`, ...lines]);
@@ -209,20 +222,15 @@ function guardOnly(edit: FileEdit, plan: EndpointPlan, region: Region): boolean 
   const site = siteOf(edit, region);
   const adapter = adapterFor(region.framework);
   const params = paramsFor(edit, region, site, [0, 1]);
-  const guard = guardLines(edit, adapter, params);
+  const guard = guardLines(edit, plan, adapter, params);
   site.statements.splice(site.from, 0, placeholder(edit.context, guard.join('\n'), 'tight'));
   return true;
 }
 
-function guardLines(edit: FileEdit, adapter: FrameworkAdapter, params: HandlerParams): string[] {
-  const flavor = adapter.access(params)?.flavor === 'web' ? 'web' : 'node';
-  edit.guards.add(flavor);
-  const input = { adapter, params, style: edit.style, methodCheck: false, server: emptyServer(), names: { transport: '', handler: '' } };
-  return guardCode(input, { node: GUARD_NAME, web: WEB_GUARD_NAME }, uniqueName(edit.context, 'forbidden'));
-}
-
-function emptyServer(): ServerCode {
-  return { prelude: [], build: [], variable: 'server', factory: '' };
+function guardLines(edit: FileEdit, plan: EndpointPlan, adapter: FrameworkAdapter, params: HandlerParams): string[] {
+  const access = adapter.access(params);
+  if (!access) throw new Error(`the ${adapter.id} handler's parameters cannot reach the request`);
+  return guardStatements({ ...edit.guard, local: edit.guard.local || plan.local }, access);
 }
 
 /** The region that becomes the endpoint, rewritten in place. */
@@ -269,9 +277,18 @@ function endpointBody(
   const v2 = target(edit) === '2026-07-28';
   const server = serverCode(edit, plan, params);
   const names = { transport: freeLocal(['transport', 'mcpTransport'], server, params), handler: uniqueName(edit.context, 'mcpHandler') };
-  const validated = v2 && replaceApp(edit, plan, region);
-  const guard = plan.originGuarded || validated ? undefined : guardLines(edit, adapter, params);
-  const input: BodyInput = { adapter, params, style: edit.style, methodCheck: methodCheck && !v2, guard, server, names, parsedBody: region.parsedBody };
+  const app = v2 ? replaceApp(edit, plan, region) : { validated: false };
+  const guard = plan.originGuarded || app.validated ? undefined : guardLines(edit, plan, adapter, params);
+  const input: BodyInput = {
+    adapter,
+    params,
+    style: edit.style,
+    methodCheck: methodCheck && !v2,
+    guard,
+    server,
+    names,
+    parsedBody: region.parsedBody,
+  };
   if (!v2) {
     const flavor = adapter.access(params)?.flavor;
     const transportClass =
@@ -280,7 +297,8 @@ function endpointBody(
         : ensureNamedImport(edit.context, V1_NODE_TRANSPORT, 'StreamableHTTPServerTransport');
     return statelessBody(input, transportClass, { jsonResponse: plan.transport.jsonResponse });
   }
-  return handlerBody(input, mcpHandler(edit, plan, adapter, params, server, names.handler, fnPath));
+  const [comment, ...body] = handlerBody(input, mcpHandler(edit, plan, adapter, params, server, names.handler, fnPath));
+  return [comment, ...(app.note ?? []), ...body];
 }
 
 /**
@@ -300,7 +318,10 @@ function mcpHandler(
   const node = adapter.access(params)?.flavor === 'node';
   const createMcpHandler = ensureNamedImport(context, V2_SERVER, 'createMcpHandler');
   const legacy = context.options.legacy === 'reject' ? 'reject' : 'stateless';
-  const options = [`legacy: ${quoted(style.quote, legacy)}`, ...(plan.transport.jsonResponse ? [`responseMode: ${quoted(style.quote, 'json')}`] : [])];
+  const options = [
+    `legacy: ${quoted(style.quote, legacy)}`,
+    ...(plan.transport.jsonResponse ? [`responseMode: ${quoted(style.quote, 'json')}`] : []),
+  ];
   const handler = `${createMcpHandler}(${server.factory}, { ${options.join(', ')} })`;
   const toNodeHandler = node ? ensureNamedImport(context, V2_NODE, 'toNodeHandler') : '';
   const requestScoped = plan.server.kind === 'built' && plan.server.requestScoped;
@@ -347,8 +368,14 @@ function serverCode(edit: FileEdit, plan: EndpointPlan, params: HandlerParams): 
         : [`${source.awaited ? 'async ' : ''}() => {`, ...build.map(indent), `  return ${variable};`, `}`].join('\n');
     return { prelude: source.prelude, build, variable, factory };
   }
+  if (source.kind === 'shared' && source.factoryCall) {
+    // The shared instance goes once nothing uses it; requests call its factory.
+    edit.dead.add(source.reference);
+    const variable = params.names.includes('server') ? 'mcpServer' : 'server';
+    return { prelude: [], build: [`const ${variable} = ${source.factoryCall};`], variable, factory: `() => ${source.factoryCall}` };
+  }
   if (source.kind === 'shared' && source.hoist) {
-    const factory = source.hoist.factory;
+    const factory = importedFactory(edit, source.reference, source.hoist);
     const variable = params.names.includes('server') ? 'mcpServer' : 'server';
     return { prelude: [], build: [`const ${variable} = ${factory}();`], variable, factory: `() => ${factory}()` };
   }
@@ -356,28 +383,52 @@ function serverCode(edit: FileEdit, plan: EndpointPlan, params: HandlerParams): 
 }
 
 /**
+ * The factory's name here: declared in this file, passed in as the renamed parameter, or imported from the module the
+ * file imported the shared server from (the old import goes once nothing uses it).
+ */
+function importedFactory(edit: FileEdit, reference: string, hoist: ServerHoist): string {
+  if (hoist.file === edit.file || hoist.parameter) return hoist.factory;
+  const module = importModuleOf(edit.context, reference);
+  if (!module) throw new Error(`the import of \`${reference}\` was not found`);
+  edit.dead.add(reference);
+  return ensureNamedImport(edit.context, [module], hoist.factory);
+}
+
+/**
  * 2026-07-28: the app made in this file with no options (`express()`, `Fastify()`, `new Hono()`) becomes the
  * framework's `createMcp*App()` on a local server, which validates Host and Origin (the guard is then not needed), or
  * `createMcp*App({ host: '0.0.0.0' })` on one that may be deployed (no validation: the guard stays).
  */
-function replaceApp(edit: FileEdit, plan: EndpointPlan, region: Region): boolean {
+function replaceApp(edit: FileEdit, plan: EndpointPlan, region: Region): { validated: boolean; note?: string[] } {
   const factory = adapterFor(region.framework).appFactory;
   const route = region.arrivals.find((a) => a.kind === 'route');
-  if (!factory || !route || route.kind !== 'route' || !/^[A-Za-z_$][\w$]*$/.test(route.receiver)) return false;
+  const unchanged = { validated: false };
+  if (!factory || !route || route.kind !== 'route' || !/^[A-Za-z_$][\w$]*$/.test(route.receiver)) return unchanged;
   const { context } = edit;
   const { j, root } = context;
   const declarator = root.find(j.VariableDeclarator, { id: { name: route.receiver } }).nodes()[0] as unknown as AnyNode | undefined;
   const init = declarator?.init as AnyNode | undefined;
-  if (!init || (init.type !== 'CallExpression' && init.type !== 'NewExpression') || (init.arguments as AnyNode[]).length > 0) return false;
+  if (!init || (init.type !== 'CallExpression' && init.type !== 'NewExpression') || (init.arguments as AnyNode[]).length > 0)
+    return unchanged;
   const callee = init.callee as AnyNode;
-  if (callee.type !== 'Identifier') return false;
+  if (callee.type !== 'Identifier') return unchanged;
   const origin = importOriginOf(context, callee.name as string);
-  if (!origin || !factory.replaces.some((r) => r.module === origin.module && r.name === origin.name)) return false;
-  const local = plan.local || isLocalServer(context);
+  if (!origin || !factory.replaces.some((r) => r.module === origin.module && r.name === origin.name)) return unchanged;
+  const local = plan.local || edit.guard.local;
   const createApp = ensureNamedImport(context, [factory.module], factory.name);
-  declarator!.init = j.identifier(inlinePlaceholder(context, `${createApp}(${local ? '' : `{ host: ${quoted(edit.style.quote, '0.0.0.0')} }`})`)) as never;
+
+  declarator!.init = j.identifier(
+    inlinePlaceholder(context, `${createApp}(${local ? '' : `{ host: ${quoted(edit.style.quote, '0.0.0.0')} }`})`),
+  ) as never;
   edit.dead.add(callee.name as string);
-  return local;
+  if (local) return { validated: true };
+  return {
+    validated: false,
+    note: [
+      `// \`${route.receiver}\` is ${factory.name}({ host: '0.0.0.0' }): the server listens on every interface, so the app checks no`,
+      `// Host (it warns at start-up) and the Origin guard stays. A local server listens on 127.0.0.1 and drops the option.`,
+    ],
+  };
 }
 
 function importOriginOf(context: TransformContext, local: string): { module: string; name: string } | undefined {
@@ -385,7 +436,12 @@ function importOriginOf(context: TransformContext, local: string): { module: str
   for (const declaration of root.find(j.ImportDeclaration).nodes() as unknown as AnyNode[]) {
     const specifier = ((declaration.specifiers as AnyNode[]) ?? []).find((s) => (s.local as AnyNode | undefined)?.name === local);
     if (!specifier) continue;
-    const name = specifier.type === 'ImportDefaultSpecifier' ? 'default' : specifier.type === 'ImportNamespaceSpecifier' ? '*' : ((specifier.imported as AnyNode).name as string);
+    const name =
+      specifier.type === 'ImportDefaultSpecifier'
+        ? 'default'
+        : specifier.type === 'ImportNamespaceSpecifier'
+          ? '*'
+          : ((specifier.imported as AnyNode).name as string);
     return { module: (declaration.source as AnyNode).value as string, name };
   }
   return undefined;
@@ -397,19 +453,44 @@ function importOriginOf(context: TransformContext, local: string): { module: str
 function addEndpointBeside(edit: FileEdit, plan: EndpointPlan, stream: Region, endpoint: { code: string; display: string }): boolean {
   const adapter = adapterFor(stream.framework);
   // The new handler's own parameters: the stream handler's names (its prelude uses them), without an "unused" `_`.
-  const params: HandlerParams = { names: stream.params.map((name, i) => name.replace(/^_+/, '') || adapter.defaultParams[i] || ''), types: stream.paramTypes };
+  const params: HandlerParams = {
+    names: stream.params.map((name, i) => name.replace(/^_+/, '') || adapter.defaultParams[i] || ''),
+    types: stream.paramTypes,
+  };
   const route = stream.arrivals.find((a) => a.kind === 'route');
   if (route && route.kind === 'route' && adapter.route) {
     const registration = pathAt(edit.context, route.registration, ['CallExpression']);
     const holder = registration && statementHolding(registration);
     if (!holder) throw new Error('the stream route is not a statement');
     const body = endpointBody(edit, plan, stream, adapter, params, false, registration);
-    const answer405 = earlyAnswer(adapter, { ...params, names: params.names.map((n, i) => (i === 0 && adapter.access(params)?.flavor === 'node' ? `_${n}` : n)) }, METHOD_NOT_ALLOWED, edit.style);
+    const answer405 = earlyAnswer(
+      adapter,
+      { ...params, names: params.names.map((n, i) => (i === 0 && adapter.access(params)?.flavor === 'node' ? `_${n}` : n)) },
+      METHOD_NOT_ALLOWED,
+      edit.style,
+    );
     const code = [
       `// mcp-migrate: stateless Streamable HTTP on ${endpoint.display}: POST only, a fresh server per request, no sessions.`,
       ...adapter.route(route.receiver, 'post', endpoint.code, route.middlewares, params, body.slice(1)),
-      ...adapter.route(route.receiver, 'get', endpoint.code, route.middlewares, renamedForAnswer(adapter, params), answer405.filter((l) => l !== 'return;')),
-      ...adapter.route(route.receiver, 'delete', endpoint.code, route.middlewares, renamedForAnswer(adapter, params), answer405.filter((l) => l !== 'return;')),
+      '',
+      `// No standalone GET stream and no session to DELETE without sessions: both answer 405.`,
+      ...adapter.route(
+        route.receiver,
+        'get',
+        endpoint.code,
+        route.middlewares,
+        renamedForAnswer(adapter, params),
+        answer405.filter((l) => l !== 'return;'),
+      ),
+      '',
+      ...adapter.route(
+        route.receiver,
+        'delete',
+        endpoint.code,
+        route.middlewares,
+        renamedForAnswer(adapter, params),
+        answer405.filter((l) => l !== 'return;'),
+      ),
     ];
     holder.list.splice(holder.list.indexOf(holder.statement), 0, placeholder(edit.context, code.join('\n'), 'block'));
     return true;
@@ -420,7 +501,7 @@ function addEndpointBeside(edit: FileEdit, plan: EndpointPlan, stream: Region, e
     while (top?.parent && (top.parent.node as AnyNode).type === 'IfStatement') top = top.parent;
     const holder = top && statementHolding(top);
     if (!holder) throw new Error('the stream branch is not a statement');
-    const body = leaveAfter(adapter, params, endpointBody(edit, plan, stream, adapter, params, true, undefined));
+    const body = leaveAfter(adapter, params, endpointBody(edit, plan, stream, adapter, params, true, functionAt(edit.context, stream.fn)));
     const code = [`if (${stream.pathSubject} === ${endpoint.code}) {`, ...body.map(indent), `}`];
     holder.list.splice(holder.list.indexOf(holder.statement), 0, placeholder(edit.context, code.join('\n'), 'block'));
     return true;
@@ -462,7 +543,8 @@ function moveIntoFactory(edit: FileEdit, hoist: ServerHoist, declarationSpan: En
   const declaratorPath = pathAt(context, declarationSpan, ['VariableDeclarator']);
   const declaration = declaratorPath?.parent?.node as AnyNode | undefined;
   let statementPath = declaratorPath?.parent as ASTPath | undefined;
-  if (statementPath?.parent && (statementPath.parent.node as AnyNode).type === 'ExportNamedDeclaration') statementPath = statementPath.parent;
+  if (statementPath?.parent && (statementPath.parent.node as AnyNode).type === 'ExportNamedDeclaration')
+    statementPath = statementPath.parent;
   const list = (statementPath?.parent?.node as AnyNode | undefined)?.body as AnyNode[] | undefined;
   if (!declaration || !statementPath || !Array.isArray(list)) throw new Error(`the shared server \`${hoist.variable}\` was not found`);
   const statement = statementPath.node as unknown as AnyNode;
@@ -474,13 +556,19 @@ function moveIntoFactory(edit: FileEdit, hoist: ServerHoist, declarationSpan: En
   ((fn.body as AnyNode).body as AnyNode[]).unshift(inner, ...(setup as AnyNode[]));
   factory.comments = [
     ...((statement.comments as AnyNode[] | undefined) ?? []),
-    ...((statementsOf(j, `// mcp-migrate: a fresh server per request (stateless Streamable HTTP); it was shared by every connection.\nx;`)[0]
-      .comments as AnyNode[]) ?? []),
+    ...((statementsOf(
+      j,
+      `// mcp-migrate: a fresh server per request (stateless Streamable HTTP); it was shared by every connection.\nx;`,
+    )[0].comments as AnyNode[]) ?? []),
   ];
   statement.comments = null;
   const lastSetup = setup.length > 0 ? list.indexOf(setup.at(-1)!) : list.indexOf(statement);
   const keep = hoist.keepsInstance
-    ? placeholder(context, `${statement.type === 'ExportNamedDeclaration' ? 'export ' : ''}${inner.kind ?? 'const'} ${hoist.variable} = ${hoist.factory}();`, 'tight')
+    ? placeholder(
+        context,
+        `${statement.type === 'ExportNamedDeclaration' ? 'export ' : ''}${inner.kind ?? 'const'} ${hoist.variable} = ${hoist.factory}();`,
+        'tight',
+      )
     : undefined;
   if (keep) list.splice(lastSetup + 1, 0, keep);
   for (const moved of [...(setup as AnyNode[])].reverse()) list.splice(list.indexOf(moved), 1);
@@ -505,7 +593,8 @@ function passFactory(edit: FileEdit, hoist: ServerHoist, span: EndpointPlan['reg
 function importModuleOf(context: TransformContext, local: string): string | undefined {
   const { j, root } = context;
   for (const declaration of root.find(j.ImportDeclaration).nodes() as unknown as AnyNode[]) {
-    if (((declaration.specifiers as AnyNode[]) ?? []).some((s) => (s.local as AnyNode | undefined)?.name === local)) return (declaration.source as AnyNode).value as string;
+    if (((declaration.specifiers as AnyNode[]) ?? []).some((s) => (s.local as AnyNode | undefined)?.name === local))
+      return (declaration.source as AnyNode).value as string;
   }
   return undefined;
 }
@@ -519,8 +608,9 @@ function parameterTakesFactory(edit: FileEdit, hoist: ServerHoist, parameter: No
   const annotation = param.typeAnnotation as AnyNode | undefined;
   if (annotation?.typeAnnotation) {
     const type = edit.context.j(annotation.typeAnnotation as never).toSource();
-    param.typeAnnotation = edit.context.j.tsTypeAnnotation(edit.context.j.tsTypeReference(edit.context.j.identifier(inlinePlaceholder(edit.context, `() => ${type}`)))) as never;
+    param.typeAnnotation = edit.context.j.tsTypeAnnotation(
+      edit.context.j.tsTypeReference(edit.context.j.identifier(inlinePlaceholder(edit.context, `() => ${type}`))),
+    ) as never;
   }
   return true;
 }
-

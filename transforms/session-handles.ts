@@ -11,7 +11,7 @@ import { inlinePlaceholder, placeholder } from './lib/emit';
 import { afterImports, ensureNamedImport } from './lib/imports';
 import { appendProperty, originalText } from './lib/source-edit';
 import { HANDLE_ARG, handleStoreCode, openToolCode, type StoreVariable } from './lib/handle-store';
-import { addMarker } from './hoist-server-factory';
+import { addMarker } from './lib/markers';
 import type { Finding } from '../src/model';
 
 export const id = 'session-handles';

@@ -176,7 +176,8 @@ function routeChain(receiver: Node): { path: Node; receiver: Node } | undefined 
     const callee = current.getExpression();
     if (!Node.isPropertyAccessExpression(callee)) return undefined;
     const args = current.getArguments();
-    if (callee.getName() === 'route' && args.length === 1 && isPathLike(args[0])) return { path: args[0], receiver: callee.getExpression() };
+    if (callee.getName() === 'route' && args.length === 1 && isPathLike(args[0]))
+      return { path: args[0], receiver: callee.getExpression() };
     if (!CALL_METHODS[callee.getName()]) return undefined;
     current = callee.getExpression();
   }

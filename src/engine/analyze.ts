@@ -232,7 +232,10 @@ function attachPlans(findings: Finding[], plans: EndpointPlan[], relPath: string
 }
 
 function planSpans(plan: EndpointPlan): Span[] {
-  const spans: Span[] = plan.regions.flatMap((r) => [r.fn, ...r.arrivals.flatMap((a) => (a.kind === 'route' ? [a.registration] : a.kind === 'call' ? [a.call] : []))]);
+  const spans: Span[] = plan.regions.flatMap((r) => [
+    r.fn,
+    ...r.arrivals.flatMap((a) => (a.kind === 'route' ? [a.registration] : a.kind === 'call' ? [a.call] : [])),
+  ]);
   if (plan.server.kind === 'shared') {
     spans.push(plan.server.declaration);
     const hoist = plan.server.hoist;

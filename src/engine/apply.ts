@@ -13,7 +13,7 @@ import { scan, collectCheckResult, selectRules, type ScanOptions, type LoadedSou
 import { writeSourceText } from './read-source';
 import { dirtyFiles, writeFileAtomic } from './write';
 import { DEFAULT_TARGET, type Target } from './targets';
-import { rulesOf } from './migrate';
+import { rulesOf, type Migration } from './migrate';
 import { migrateGated } from './gate';
 
 export { DEFAULT_TARGET, TARGETS, type Target } from './targets';
@@ -119,7 +119,7 @@ export function apply(options: ApplyOptions): ApplyResult {
           }))
         : []),
     ],
-    endpoints: servedEndpoints(migration.analysis, new Set(changes.map((c) => c.file))),
+    endpoints: servedEndpoints(migration, options.endpoint),
     rolledBack: gated.rolledBack,
     typeUnchecked: gated.unchecked,
   };
@@ -192,32 +192,15 @@ function manualItems(findings: Finding[]): ManualItem[] {
     .map((f) => ({ file: f.file, line: f.line, ruleId: f.ruleId, message: f.hint ? `${f.message} ${f.hint}` : f.message }));
 }
 
-/** The routes that now serve MCP in the changed files: POST routes reaching a stateless transport, or routes (and
- * branches) calling a `createMcpHandler` handler. */
-function servedEndpoints(analysis: Analysis, changed: Set<string>): ServedEndpoint[] {
-  const endpoints: ServedEndpoint[] = [];
-  const add = (relPath: string, node: Node, requirePost: boolean) => {
-    for (const context of routeContextsOf(node)) {
-      const pathNode = context.paths.at(-1);
-      if (!pathNode) continue;
-      if (requirePost && context.methods !== 'any' && context.methods !== 'unknown' && !context.methods.has('POST')) continue;
-      const line = (context.routes[0]?.call ?? pathNode).getStartLineNumber();
-      if (!endpoints.some((e) => e.file === relPath && e.line === line)) endpoints.push({ file: relPath, line, path: pathNode.getText() });
-    }
-  };
-  for (const relPath of changed) {
-    const sourceFile = analysis.sourceFile(relPath);
-    if (!sourceFile) continue;
-    const facts = new FileFacts(sourceFile, { validatesOrigin: true });
-    for (const call of facts.methodCalls('handleRequest', ['StreamableHTTPServerTransport'])) add(relPath, call, true);
-    for (const declaration of sourceFile.getVariableDeclarations()) {
-      if (!/\bcreateMcpHandler\(/.test(declaration.getInitializer()?.getText() ?? '')) continue;
-      for (const call of sourceFile.getDescendantsOfKind(SyntaxKind.CallExpression)) {
-        // Node mounts call the handler (`toNodeHandler`), Web mounts its `fetch`.
-        const callee = call.getExpression().getText();
-        if (callee === declaration.getName() || callee === `${declaration.getName()}.fetch`) add(relPath, call, false);
-      }
-    }
-  }
-  return endpoints;
+/** The endpoints the migration carried out: where each is handled, and its path. */
+function servedEndpoints(migration: Migration, newEndpoint = '/mcp'): ServedEndpoint[] {
+  const applied = new Set([...migration.applied.values()].flatMap((ids) => [...ids]));
+  return migration.plans
+    .filter((plan) => applied.has(plan.id))
+    .map((plan) => {
+      const region = plan.regions.find((r) => r.endpoint) ?? plan.regions.find((r) => r.role === 'sse-stream') ?? plan.regions[0];
+      const route = region.arrivals.find((a) => a.kind === 'route');
+      const at = route?.kind === 'route' ? route.registration : region.fn;
+      return { file: at.file, line: at.line, path: plan.path.display || newEndpoint };
+    });
 }

@@ -40,7 +40,11 @@ export function migrateGated(root: string, sources: SourceInput[], options: Migr
     const fresh = Object.entries(blamed).filter(([id]) => !rolledBack[id]);
     if (fresh.length === 0 || round >= MAX_ROUNDS) {
       const restored = restoreUnaccounted(migration, sources, check.introduced);
-      if (restored.length > 0) migration.analysis = analyzeSources(sources.map((s) => ({ ...s, text: migration.outputs.get(s.relPath)! })), options.rules ?? allRules);
+      if (restored.length > 0)
+        migration.analysis = analyzeSources(
+          sources.map((s) => ({ ...s, text: migration.outputs.get(s.relPath)! })),
+          options.rules ?? allRules,
+        );
       return { migration, rolledBack: Object.entries(rolledBack).map(([endpoint, reason]) => ({ endpoint, reason })), unchecked, restored };
     }
     for (const [id, reason] of fresh) rolledBack[id] = reason;

@@ -265,7 +265,8 @@ function runTransform(
   }
   working.text = output;
   working.transformIds.add(transform.id);
-  if (appliedEndpoints.size > 0) applied.set(working.source.relPath, new Set([...(applied.get(working.source.relPath) ?? []), ...appliedEndpoints]));
+  if (appliedEndpoints.size > 0)
+    applied.set(working.source.relPath, new Set([...(applied.get(working.source.relPath) ?? []), ...appliedEndpoints]));
   return true;
 }
 
@@ -290,4 +291,3 @@ const markLeftovers: TransformModule = { id: markLeftoversId, rules: [], level: 
 export function rulesOf(transformIds: Set<string>): string[] {
   return allTransforms.filter((t) => transformIds.has(t.id)).flatMap((t) => t.rules);
 }
-

@@ -78,7 +78,8 @@ function checkProject(root: string, config: string, changes: TypeCheckInput[]): 
       if (!sourceFile) continue;
       for (const diagnostic of [...program.getSyntacticDiagnostics(sourceFile), ...program.getSemanticDiagnostics(sourceFile)]) {
         if (diagnostic.category !== ts.DiagnosticCategory.Error) continue;
-        const position = diagnostic.start !== undefined ? sourceFile.getLineAndCharacterOfPosition(diagnostic.start) : { line: 0, character: 0 };
+        const position =
+          diagnostic.start !== undefined ? sourceFile.getLineAndCharacterOfPosition(diagnostic.start) : { line: 0, character: 0 };
         errors.push({
           relPath: path.relative(root, absPath).split(path.sep).join('/'),
           line: position.line + 1,

@@ -56,7 +56,14 @@ export interface FrameworkAdapter {
   /** Statements that answer and leave the handler. */
   answer(params: HandlerParams, answer: ErrorAnswer, style: Style): string[];
   /** A new route (`app.post(path, …, async (req, res) => { … })`), for an endpoint that did not exist yet. */
-  route?(receiver: string, method: 'post' | 'get' | 'delete', path: string, middlewares: string[], params: HandlerParams, body: string[]): string[];
+  route?(
+    receiver: string,
+    method: 'post' | 'get' | 'delete',
+    path: string,
+    middlewares: string[],
+    params: HandlerParams,
+    body: string[],
+  ): string[];
   /** The v2 app factory that validates Host and Origin, and the constructors it replaces. */
   appFactory?: { module: string; name: string; replaces: Array<{ module: string; name: string }> };
 }

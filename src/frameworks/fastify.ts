@@ -10,7 +10,8 @@ export const fastify: FrameworkAdapter = {
   readsLike(fn, params) {
     const [request, reply] = params;
     const body = fn.getBody()?.getText() ?? '';
-    const uses = (name: string | undefined, member: string) => !!name && new RegExp(`\\b${name.replace(/\$/g, '\\$')}\\.${member}`).test(body);
+    const uses = (name: string | undefined, member: string) =>
+      !!name && new RegExp(`\\b${name.replace(/\$/g, '\\$')}\\.${member}`).test(body);
     return uses(request, 'raw\\b') || uses(reply, 'raw\\b') || uses(reply, 'hijack\\(') || uses(reply, 'code\\(');
   },
   defaultParams: ['request', 'reply'],

@@ -27,7 +27,7 @@ export const originValidation: Rule = {
       if (plan.originGuarded || plan.regions.length === 0) continue;
       const region = plan.regions.find((r) => r.endpoint) ?? plan.regions[0];
       const route = region.arrivals.find((a) => a.kind === 'route');
-      const span = route?.kind === 'route' && route.registration.file === facts.relPath ? route.registration : region.fn;
+      const span = region.branch ?? (route?.kind === 'route' && route.registration.file === facts.relPath ? route.registration : region.fn);
       const node = span.file === facts.relPath ? facts.nodeAt(span) : undefined;
       if (node) report(node, 'No Origin validation: this MCP endpoint accepts requests from any web origin (DNS rebinding).');
     }
@@ -45,4 +45,3 @@ export const originValidation: Rule = {
     }
   },
 };
-

@@ -23,7 +23,7 @@ export const sharedServerInstance: Rule = {
     for (const plan of facts.endpoints) {
       const server = plan.server;
       if (server.kind !== 'shared') continue;
-      const fix = server.blocker || !server.hoist ? ('manual' as const) : ('auto' as const);
+      const fix = server.blocker || !(server.hoist || server.factoryCall) ? ('manual' as const) : ('auto' as const);
       const why = server.blocker ? ` ${server.blocker}.` : '';
       const declaration = server.declaration.file === facts.relPath ? facts.nodeAt(server.declaration) : undefined;
       if (declaration && !reported.has(`${server.declaration.start}`)) {

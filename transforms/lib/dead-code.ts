@@ -17,7 +17,13 @@ export function removeDeadDeclarations(context: TransformContext, candidates: Se
 }
 
 /** Remove declarations of `body` whose names are all candidates and referenced nowhere else in it (or `outer`). */
-function pruneList(context: TransformContext, body: AnyNode[], candidates: Set<string>, generatedUses: Set<string>, outer: AnyNode[][]): void {
+function pruneList(
+  context: TransformContext,
+  body: AnyNode[],
+  candidates: Set<string>,
+  generatedUses: Set<string>,
+  outer: AnyNode[][],
+): void {
   const { j } = context;
   for (let pass = 0; pass < 8; pass++) {
     let removed = false;
@@ -41,7 +47,9 @@ function pruneList(context: TransformContext, body: AnyNode[], candidates: Set<s
         continue;
       const usedElsewhere =
         body.some((other, k) => k !== i && [...referencedNames(j, other)].some((n) => names.includes(n))) ||
-        outer.some((list) => list.some((other) => !containsNode(other, statement) && [...referencedNames(j, other)].some((n) => names.includes(n))));
+        outer.some((list) =>
+          list.some((other) => !containsNode(other, statement) && [...referencedNames(j, other)].some((n) => names.includes(n))),
+        );
       if (usedElsewhere) continue;
       // What the dead declaration referenced may now be dead too.
       for (const name of referencedNames(j, statement)) candidates.add(name);
@@ -53,7 +61,13 @@ function pruneList(context: TransformContext, body: AnyNode[], candidates: Set<s
 }
 
 function containsNode(outer: AnyNode, inner: AnyNode): boolean {
-  return outer === inner || (typeof outer.start === 'number' && typeof inner.start === 'number' && (inner.start as number) >= (outer.start as number) && (inner.end as number) <= (outer.end as number));
+  return (
+    outer === inner ||
+    (typeof outer.start === 'number' &&
+      typeof inner.start === 'number' &&
+      (inner.start as number) >= (outer.start as number) &&
+      (inner.end as number) <= (outer.end as number))
+  );
 }
 
 function isRequireStatement(statement: AnyNode): boolean {

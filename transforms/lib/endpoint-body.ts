@@ -35,7 +35,11 @@ export const METHOD_NOT_ALLOWED: ErrorAnswer = { status: 405, code: -32000, mess
 const INTERNAL_ERROR: ErrorAnswer = { status: 500, code: -32603, message: 'Internal server error' };
 
 export function goneAnswer(endpoint: string): ErrorAnswer {
-  return { status: 410, code: -32000, message: `The HTTP+SSE transport was removed; use Streamable HTTP: POST ${endpoint.replace(/['"`]/g, '')}` };
+  return {
+    status: 410,
+    code: -32000,
+    message: `The HTTP+SSE transport was removed; use Streamable HTTP: POST ${endpoint.replace(/['"`]/g, '')}`,
+  };
 }
 
 /** An answer that leaves the handler: the adapter's statements, plus `return;` where they do not return. */
@@ -130,12 +134,4 @@ export function handlerBody(input: BodyInput, handler: { perRequest?: string; ca
   if (access.flavor === 'web') return [...lines, `return ${handler.call}.fetch(${access.request});`];
   const body = input.parsedBody ?? access.body;
   return [...lines, ...access.handOver, `await ${handler.call}(${access.req}, ${access.res}${body ? `, ${body}` : ''});`];
-}
-
-/** The guard statements for a handler: Node's `rejectForeignOrigin(req, res)` or the Web `foreignOriginResponse`. */
-export function guardCode(input: Omit<BodyInput, 'guard'>, guards: { node: string; web: string }, forbidden: string): string[] {
-  const access = accessOf(input as BodyInput);
-  if (access.flavor === 'web') return [`const ${forbidden} = ${guards.web}(${access.request});`, `if (${forbidden}) return ${forbidden};`];
-  if (access.handOver.length === 0) return [`if (${guards.node}(${access.req}, ${access.res})) return;`];
-  return [`if (${guards.node}(${access.req}, ${access.res})) {`, ...access.handOver.map((l) => `  ${l}`), `  return;`, `}`];
 }

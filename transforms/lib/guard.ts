@@ -1,28 +1,123 @@
-// The Origin guard functions a migrated file declares once: Node's `rejectForeignOrigin(req, res)` and the Web
-// `foreignOriginResponse(request)`. Host is checked too when the server binds loopback.
+// The Origin guard (and Host, for a server that binds loopback) in front of a migrated endpoint. On 2026-07-28 it is
+// the SDK's own: `originValidation` / `localhostHostValidation` from @modelcontextprotocol/node for Node-style
+// handlers, `originValidationResponse` / `hostHeaderValidationResponse` from @modelcontextprotocol/server for Web
+// ones. The v1 SDK has no Origin check, so on 2025-11-25 the file declares `rejectForeignOrigin(req, res)` or
+// `foreignOriginResponse(request)` once.
 import type { TransformContext } from './context';
 import type { AnyNode } from './ast';
 import { placeholder } from './emit';
-import { afterImports, ensureNamedImports } from './imports';
-import { GUARD_NAME, WEB_GUARD_NAME, guardFunction, webGuardFunction } from './templates';
-import { isLocalServer } from './framework';
+import { afterImports, ensureNamedImport, ensureNamedImports } from './imports';
+import { uniqueName } from './markers';
+import { GUARD_NAME, WEB_GUARD_NAME, guardFunction, webGuardFunction } from './guard-templates';
+import type { RequestAccess } from '../../src/frameworks';
 
-export function addGuardFunction(context: TransformContext): void {
-  const { j, root } = context;
-  if (root.find(j.FunctionDeclaration, { id: { name: GUARD_NAME } }).size() > 0) return;
-  const body = root.find(j.Program).get('body').value as AnyNode[];
-  // The Node types, under other local names when the file already binds these.
-  const [request, response] = context.typescript
-    ? ensureNamedImports(context, ['node:http', 'http'], ['IncomingMessage', 'ServerResponse'], { typeOnly: true })
-    : ['IncomingMessage', 'ServerResponse'];
-  const code = guardFunction({ typescript: context.typescript, checkHost: isLocalServer(context), quote: context.quote, types: { request, response } });
-  body.splice(afterImports(body), 0, placeholder(context, code, 'block'));
+export interface GuardContext {
+  context: TransformContext;
+  v2: boolean;
+  /** The server binds loopback: Host is checked too. */
+  local: boolean;
+  /** Guards declared in this run, so each file declares them once. */
+  declared: Map<string, string>;
 }
 
-export function addWebGuardFunction(context: TransformContext): void {
-  const { j, root } = context;
-  if (root.find(j.FunctionDeclaration, { id: { name: WEB_GUARD_NAME } }).size() > 0) return;
+/** The statements that reject a foreign Origin (and Host) before the handler goes on. */
+export function guardStatements(guard: GuardContext, access: RequestAccess): string[] {
+  if (access.flavor === 'web') {
+    const forbidden = uniqueName(guard.context, 'forbidden');
+    return [`const ${forbidden} = ${webCheck(guard, access.request)};`, `if (${forbidden}) return ${forbidden};`];
+  }
+  const rejected = nodeCheck(guard, access.req, access.res);
+  if (access.handOver.length === 0) return [`if (${rejected}) return;`];
+  return [`if (${rejected}) {`, ...access.handOver.map((l) => `  ${l}`), `  return;`, `}`];
+}
+
+/** An expression that is true when the guard answered the request (403). */
+function nodeCheck(guard: GuardContext, req: string, res: string): string {
+  if (!guard.v2) {
+    declare(guard, GUARD_NAME, () =>
+      guardFunction({
+        typescript: guard.context.typescript,
+        checkHost: guard.local,
+        quote: guard.context.quote,
+        types: nodeTypes(guard.context),
+      }),
+    );
+    return `${GUARD_NAME}(${req}, ${res})`;
+  }
+  const origin = declare(guard, 'mcpOriginGuard', (name) => {
+    const originValidation = ensureNamedImport(guard.context, ['@modelcontextprotocol/node'], 'originValidation');
+    const localhostAllowedOrigins = ensureNamedImport(guard.context, ['@modelcontextprotocol/server'], 'localhostAllowedOrigins');
+    return [
+      `// mcp-migrate: Streamable HTTP servers MUST validate Origin (DNS rebinding): localhost origins pass; add the hostnames of your web clients.`,
+      `const ${name} = ${originValidation}(${localhostAllowedOrigins}());`,
+    ].join('\n');
+  });
+  if (!guard.local) return `!${origin}(${req}, ${res})`;
+  const host = declare(guard, 'mcpHostGuard', (name) => {
+    const localhostHostValidation = ensureNamedImport(guard.context, ['@modelcontextprotocol/node'], 'localhostHostValidation');
+    return [
+      `// mcp-migrate: a local server also checks Host, so a rebound DNS name cannot reach it.`,
+      `const ${name} = ${localhostHostValidation}();`,
+    ].join('\n');
+  });
+  return `!${host}(${req}, ${res}) || !${origin}(${req}, ${res})`;
+}
+
+/** An expression that is a 403 Response for a foreign Origin (or Host), else undefined. */
+function webCheck(guard: GuardContext, request: string): string {
+  if (!guard.v2) {
+    declare(guard, WEB_GUARD_NAME, () =>
+      webGuardFunction({ typescript: guard.context.typescript, checkHost: guard.local, quote: guard.context.quote }),
+    );
+    return `${WEB_GUARD_NAME}(${request})`;
+  }
+  const server = ['@modelcontextprotocol/server'];
+  const origins = declare(guard, 'mcpAllowedOrigins', (name) => {
+    const localhostAllowedOrigins = ensureNamedImport(guard.context, server, 'localhostAllowedOrigins');
+    return [
+      `// mcp-migrate: Streamable HTTP servers MUST validate Origin (DNS rebinding): localhost origins pass; add the hostnames of your web clients.`,
+      `const ${name} = ${localhostAllowedOrigins}();`,
+    ].join('\n');
+  });
+  const originCheck = `${ensureNamedImport(guard.context, server, 'originValidationResponse')}(${request}, ${origins})`;
+  if (!guard.local) return originCheck;
+  const hostnames = declare(guard, 'mcpAllowedHostnames', (name) => {
+    const localhostAllowedHostnames = ensureNamedImport(guard.context, server, 'localhostAllowedHostnames');
+    return [
+      `// mcp-migrate: a local server also checks Host, so a rebound DNS name cannot reach it.`,
+      `const ${name} = ${localhostAllowedHostnames}();`,
+    ].join('\n');
+  });
+  return `${ensureNamedImport(guard.context, server, 'hostHeaderValidationResponse')}(${request}, ${hostnames}) ?? ${originCheck}`;
+}
+
+/** Declare a module-level guard once (after the imports) and return its name. */
+function declare(guard: GuardContext, base: string, code: (name: string) => string): string {
+  const known = guard.declared.get(base);
+  if (known) return known;
+  const { j, root } = guard.context;
+  const existing =
+    root.find(j.FunctionDeclaration, { id: { name: base } }).size() > 0 ||
+    root.find(j.VariableDeclarator, { id: { name: base } }).size() > 0;
+  const name = existing ? base : base === GUARD_NAME || base === WEB_GUARD_NAME ? base : uniqueName(guard.context, base);
+  guard.declared.set(base, name);
+  if (existing) return name;
+  const text = code(name); // (may add imports: the insertion point comes after)
   const body = root.find(j.Program).get('body').value as AnyNode[];
-  const code = webGuardFunction({ typescript: context.typescript, checkHost: isLocalServer(context), quote: context.quote });
-  body.splice(afterImports(body), 0, placeholder(context, code, 'block'));
+  body.splice(afterImports(body), 0, placeholder(guard.context, text, 'block'));
+  return name;
+}
+
+/** The Node types of the v1 guard's parameters, under other local names when the file already binds these. */
+function nodeTypes(context: TransformContext): { request: string; response: string } {
+  if (!context.typescript) return { request: 'IncomingMessage', response: 'ServerResponse' };
+  const [request, response] = ensureNamedImports(context, ['node:http', 'http'], ['IncomingMessage', 'ServerResponse'], { typeOnly: true });
+  return { request, response };
+}
+
+/** A server this file binds to loopback (when the engine does not know for the project): it also checks Host. */
+export function isLocalServer(context: TransformContext): boolean {
+  return (
+    context.options.localServer ?? /(?:\.listen\([^)]*|\bhost(?:name)?\s*:\s*)['"](?:127\.0\.0\.1|localhost)['"]/.test(context.file.source)
+  );
 }

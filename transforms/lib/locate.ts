@@ -18,7 +18,10 @@ export function babelColumn(context: TransformContext, line: number, column: num
 function startsAt(context: TransformContext, node: AnyNode, span: Span): boolean {
   const loc = node.loc;
   if (!loc || loc.start.line !== span.line || loc.end.line !== span.endLine) return false;
-  return loc.start.column === babelColumn(context, span.line, span.column) && loc.end.column === babelColumn(context, span.endLine, span.endColumn);
+  return (
+    loc.start.column === babelColumn(context, span.line, span.column) &&
+    loc.end.column === babelColumn(context, span.endLine, span.endColumn)
+  );
 }
 
 /** The path of the node of one of `types` that spans exactly `span`. */
@@ -48,8 +51,10 @@ export function functionAt(context: TransformContext, span: Span): ASTPath | und
   const { j, root } = context;
   const endColumn = babelColumn(context, span.endLine, span.endColumn);
   const found = root.find(j.Function).filter((p) => {
-    const loc = (p.node as unknown as AnyNode).loc;
-    return !!loc && loc.end.line === span.endLine && loc.end.column === endColumn && loc.start.line >= span.line;
+    const node = p.node as unknown as AnyNode;
+    // (babel leaves an exported function declaration without a location of its own; its body has one)
+    const loc = node.loc ?? (node.body as AnyNode | undefined)?.loc;
+    return !!loc && loc.end.line === span.endLine && loc.end.column === endColumn && (!node.loc || loc.start.line >= span.line);
   });
   return found.size() > 0 ? (found.paths()[found.size() - 1] as unknown as ASTPath) : undefined;
 }

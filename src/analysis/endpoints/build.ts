@@ -2,7 +2,8 @@
 // linked by a shared session store, one receiver and path, or one request listener) → one plan each, with a verdict.
 import { Node, SyntaxKind, type Project, type SourceFile } from 'ts-morph';
 import { FileFacts } from '../file-facts';
-import { likelyString, resolveHandler, routeCalls, staticString } from '../routes';
+import { likelyString, resolveHandler, staticString } from '../routes';
+import { nodesOfKind } from '../node-index';
 import { servesMcp } from '../serves-mcp';
 import { bindSites, LOOPBACK } from '../binds';
 import { adapterFor } from '../../frameworks';
@@ -111,7 +112,8 @@ function storeKeys(region: DraftRegion): string[] {
     const declaration = id.getSymbol()?.getDeclarations()[0];
     if (!declaration || contains(region.node.fn, declaration)) continue;
     if (!(Node.isVariableDeclaration(declaration) || Node.isPropertyDeclaration(declaration))) continue;
-    if (region.facts.holds(id, 'SSEServerTransport') || region.facts.holds(id, 'StreamableHTTPServerTransport')) keys.add(nodeKey(declaration));
+    if (region.facts.holds(id, 'SSEServerTransport') || region.facts.holds(id, 'StreamableHTTPServerTransport'))
+      keys.add(nodeKey(declaration));
   }
   return [...keys];
 }
@@ -165,8 +167,11 @@ function planOf(group: DraftRegion[], relPath: RelPathOf, local: boolean): Endpo
     : primary
       ? { code: '', display: 'every path it listens on' }
       : undefined;
-  const constructions = group.flatMap((r) => r.facts.constructions('StreamableHTTPServerTransport').filter((c) => contains(r.node.block, c)));
-  const options = (name: string) => constructions.map((c) => c.getArguments()[0]).map((o) => (o && Node.isObjectLiteralExpression(o) ? o.getProperty(name) : undefined));
+  const constructions = group.flatMap((r) =>
+    r.facts.constructions('StreamableHTTPServerTransport').filter((c) => contains(r.node.block, c)),
+  );
+  const options = (name: string) =>
+    constructions.map((c) => c.getArguments()[0]).map((o) => (o && Node.isObjectLiteralExpression(o) ? o.getProperty(name) : undefined));
   const stateless =
     !stream &&
     !group.some((r) => r.roles.has('sse-messages')) &&
@@ -185,9 +190,15 @@ function planOf(group: DraftRegion[], relPath: RelPathOf, local: boolean): Endpo
     path: path ?? { code: '', display: '' },
     regions,
     server: server.source,
-    transport: { jsonResponse: options('enableJsonResponse').some((p) => !!p && Node.isPropertyAssignment(p) && p.getInitializer()?.getText() === 'true') },
+    transport: {
+      jsonResponse: options('enableJsonResponse').some(
+        (p) => !!p && Node.isPropertyAssignment(p) && p.getInitializer()?.getText() === 'true',
+      ),
+    },
     stateless,
-    sessionSites: group.flatMap((r) => sessionSiteNodes(r.node.block.getSourceFile()).filter((n) => contains(r.node.block, n))).map((n) => spanOf(n, relPath)),
+    sessionSites: group
+      .flatMap((r) => sessionSiteNodes(r.node.block.getSourceFile()).filter((n) => contains(r.node.block, n)))
+      .map((n) => spanOf(n, relPath)),
     originGuarded: group.every((r) => originGuarded(r.node)),
     local,
     verdict: { migratable: true },
@@ -281,18 +292,28 @@ function callsOriginCheck(fn: Node): boolean {
 
 function receiverValidatesOrigin(receiver: Node): boolean {
   const declaration = declarationOf(receiver);
-  // `app.use(checkOrigin)` / `app.use(originValidation())`: a middleware of the whole app.
-  if (declaration) {
-    for (const file of receiver.getProject().getSourceFiles()) {
-      for (const route of routeCalls(file)) {
-        if (route.methods !== 'any' || declarationOf(route.receiver) !== declaration) continue;
-        if (/origin/i.test(route.handlerArg.getText()) || (route.handler && readsOrigin(route.handler))) return true;
+  if (!declaration) return false;
+  // `app.use(checkOrigin)`, `app.use(localhostOriginValidation())`: middleware in front of every route of the app.
+  for (const file of receiver.getProject().getSourceFiles()) {
+    for (const call of nodesOfKind(file, SyntaxKind.CallExpression)) {
+      const callee = call.getExpression();
+      if (!Node.isPropertyAccessExpression(callee) || callee.getName() !== 'use' || declarationOf(callee.getExpression()) !== declaration)
+        continue;
+      for (const argument of call.getArguments()) {
+        // A function that reads Origin, or a middleware named for it (`originValidation()`); `cors({ origin })` is not.
+        const fn = resolveHandler(argument);
+        const named = Node.isCallExpression(argument)
+          ? argument.getExpression().getText()
+          : Node.isIdentifier(argument)
+            ? argument.getText()
+            : '';
+        if (fn ? readsOrigin(fn) : /origin/i.test(named)) return true;
       }
     }
   }
-  const init = declaration && Node.isVariableDeclaration(declaration) ? declaration.getInitializer()?.getText() : undefined;
+  const init = Node.isVariableDeclaration(declaration) ? declaration.getInitializer()?.getText() : undefined;
   if (init && /^createMcp(?:Express|Hono|Fastify)App\(/.test(init)) {
-    const file = declaration!.getSourceFile();
+    const file = declaration.getSourceFile();
     return file.getImportDeclarations().some((d) => /^@modelcontextprotocol\/(?:express|hono|fastify)$/.test(d.getModuleSpecifierValue()));
   }
   return false;
@@ -312,7 +333,12 @@ function verdictOf(plan: EndpointPlan, group: DraftRegion[], connect: Node | und
     const at = spanOf(region.fn, relPath);
     if (!region.framework) return stop(`the framework serving this handler is not recognised; rewrite it by hand`, at);
     const params = parameterNames(region.fn);
-    if (!adapterFor(region.framework).access({ names: params, types: [] }) || params.slice(0, region.framework === 'express' || region.framework === 'node-http' || region.framework === 'fastify' ? 2 : 1).some((p) => p === '')) {
+    if (
+      !adapterFor(region.framework).access({ names: params, types: [] }) ||
+      params
+        .slice(0, region.framework === 'express' || region.framework === 'node-http' || region.framework === 'fastify' ? 2 : 1)
+        .some((p) => p === '')
+    ) {
       return stop('the handler destructures its request parameters; name them to let mcp-migrate rewrite it', at);
     }
     if (draft.roles.has('streamable') && (draft.roles.has('sse-stream') || draft.roles.has('sse-messages'))) {
@@ -326,11 +352,16 @@ function verdictOf(plan: EndpointPlan, group: DraftRegion[], connect: Node | und
   const server = plan.server;
   const serverAt = connect ? spanOf(connect, relPath) : plan.regions[0].fn;
   if (server.kind === 'unknown') return stop(server.why, serverAt);
-  if (server.kind === 'shared' && (server.blocker || !server.hoist)) return stop(server.blocker ?? 'the shared server cannot become a factory', server.declaration);
+  if (server.kind === 'shared' && (server.blocker || !server.hoist))
+    return stop(server.blocker ?? 'the shared server cannot become a factory', server.declaration);
   if (!plan.path.code && !plan.regions.some((r) => r.role === 'streamable' || r.role === 'sse-both')) {
     const stream = group.find((r) => r.roles.has('sse-stream'))?.node;
     const addable = stream && (stream.kind === 'branch' || stream.arrivals.some((a) => a.kind === 'route'));
-    if (!addable) return stop('the HTTP+SSE stream is not served by a route or a path branch that a new POST endpoint can stand beside', plan.regions[0].fn);
+    if (!addable)
+      return stop(
+        'the HTTP+SSE stream is not served by a route or a path branch that a new POST endpoint can stand beside',
+        plan.regions[0].fn,
+      );
   }
   return { migratable: true };
 }

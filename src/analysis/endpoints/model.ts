@@ -110,7 +110,7 @@ export type ServerSource =
       prelude: string[];
       /** Names from outside the region the expression, setup and prelude use. */
       uses: string[];
-      /** Building it needs the request (its parameters or locals, or a prelude): the factory runs per request. */
+      /** Building it needs the request (the handler's parameters or locals): the factory runs per request. */
       requestScoped: boolean;
     }
   /** A server created once (module level, enclosing scope, a parameter bound to one) and connected per request. */
@@ -122,6 +122,8 @@ export type ServerSource =
       declaration: Span;
       /** The declaration and the statements that configure it, when they can become a factory (else `blocker`). */
       hoist?: ServerHoist;
+      /** It is made by one call of a factory in scope (`const server = buildServer()`): requests call that instead. */
+      factoryCall?: string;
       blocker?: string;
     }
   | { kind: 'unknown'; why: string };

@@ -76,7 +76,11 @@ export function regionAround(node: Node, fn: FunctionNode, depth = 0): RegionNod
   let branch: IfStatement | undefined;
   for (let current: Node | undefined = node; current && current !== body; current = current.getParent()) {
     const parent = current.getParent();
-    if (Node.isIfStatement(parent) && parent.getThenStatement() === current && conditionConstraint(parent.getExpression()).paths.length > 0) {
+    if (
+      Node.isIfStatement(parent) &&
+      parent.getThenStatement() === current &&
+      conditionConstraint(parent.getExpression()).paths.length > 0
+    ) {
       branch = parent;
       break;
     }
@@ -89,7 +93,17 @@ export function regionAround(node: Node, fn: FunctionNode, depth = 0): RegionNod
     const constraint = conditionConstraint(branch.getExpression());
     const methods = constraint.methods ? intersect(functionMethods, [...constraint.methods]) : functionMethods;
     const path = constraint.paths[0];
-    return { kind: 'branch', fn, block: branch.getThenStatement(), branch, methods, path, pathSubject: path && pathSubjectOf(path), arrivals, framework };
+    return {
+      kind: 'branch',
+      fn,
+      block: branch.getThenStatement(),
+      branch,
+      methods,
+      path,
+      pathSubject: path && pathSubjectOf(path),
+      arrivals,
+      framework,
+    };
   }
   const statements = body.getStatements();
   const at = statements.findIndex((s) => contains(s, node));
@@ -114,7 +128,12 @@ function pathSubjectOf(path: Node): Node | undefined {
 function unionMethods(arrivals: ArrivalNode[]): Methods {
   const methods = new Set<HttpMethod>();
   for (const arrival of arrivals) {
-    const m = arrival.kind === 'route' || arrival.kind === 'method-named' ? arrival.methods : arrival.kind === 'call' ? arrival.caller.methods : 'any';
+    const m =
+      arrival.kind === 'route' || arrival.kind === 'method-named'
+        ? arrival.methods
+        : arrival.kind === 'call'
+          ? arrival.caller.methods
+          : 'any';
     if (m === 'any') return 'any';
     m.forEach((method) => methods.add(method));
   }
@@ -187,7 +206,11 @@ function listenerArrivals(fn: FunctionNode): ArrivalNode[] {
       if (/(?:^|\.)createServer$/.test(callee) || isRequestEvent) arrivals.push({ kind: 'listener', site: parent, web: false });
       else if (/^(?:Deno\.serve|Bun\.serve)$/.test(callee)) arrivals.push({ kind: 'listener', site: parent, web: true });
     }
-    const property = Node.isMethodDeclaration(site) ? site : Node.isPropertyAssignment(parent) || Node.isShorthandPropertyAssignment(parent) ? parent : undefined;
+    const property = Node.isMethodDeclaration(site)
+      ? site
+      : Node.isPropertyAssignment(parent) || Node.isShorthandPropertyAssignment(parent)
+        ? parent
+        : undefined;
     if (property && property.getName() === 'fetch' && Node.isObjectLiteralExpression(property.getParent())) {
       arrivals.push({ kind: 'listener', site: property, web: true });
     }
@@ -211,7 +234,12 @@ function callArrivals(fn: FunctionNode, depth: number): ArrivalNode[] {
 
 /** Call expressions whose callee is the function (by name, `this.name`, or an imported binding of it). */
 function callsOf(fn: FunctionNode): CallExpression[] {
-  const nameNode = Node.isFunctionDeclaration(fn) || Node.isMethodDeclaration(fn) ? fn.getNameNode() : Node.isVariableDeclaration(fn.getParent()) ? (fn.getParent() as Node & { getNameNode(): Node }).getNameNode() : undefined;
+  const nameNode =
+    Node.isFunctionDeclaration(fn) || Node.isMethodDeclaration(fn)
+      ? fn.getNameNode()
+      : Node.isVariableDeclaration(fn.getParent())
+        ? (fn.getParent() as Node & { getNameNode(): Node }).getNameNode()
+        : undefined;
   if (!nameNode) return [];
   const calls: CallExpression[] = [];
   for (const reference of referencesOf(nameNode)) {
@@ -252,7 +280,8 @@ export function declarationOf(expression: Node): Node | undefined {
   const nameNode = Node.isPropertyAccessExpression(node) ? node.getNameNode() : Node.isIdentifier(node) ? node : undefined;
   let symbol = nameNode?.getSymbol();
   if (!symbol) return undefined;
-  if (symbol.getDeclarations().some((d) => Node.isImportSpecifier(d) || Node.isImportClause(d))) symbol = symbol.getAliasedSymbol() ?? symbol;
+  if (symbol.getDeclarations().some((d) => Node.isImportSpecifier(d) || Node.isImportClause(d)))
+    symbol = symbol.getAliasedSymbol() ?? symbol;
   const declaration = symbol.getDeclarations()[0];
   if (Node.isExportSpecifier(declaration)) return declaration.getLocalTargetDeclarations()[0];
   return declaration;

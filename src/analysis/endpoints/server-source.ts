@@ -7,7 +7,17 @@ import { resolveHandler } from '../routes';
 import type { ServerHoist, ServerSource } from './model';
 import { declarationOf, type RegionNode } from './regions';
 import { connectCalls, type SessionMachinery } from './sites';
-import { contains, exits, isFunctionNode, spanOf, statementOf, templateText, unwrapExpression, type FunctionNode, type RelPathOf } from './spans';
+import {
+  contains,
+  exits,
+  isFunctionNode,
+  spanOf,
+  statementOf,
+  templateText,
+  unwrapExpression,
+  type FunctionNode,
+  type RelPathOf,
+} from './spans';
 
 /** Internal result: the plan data, plus the nodes other steps need. */
 export interface ServerSourceResult {
@@ -34,7 +44,8 @@ export function serverSourceOf(region: RegionNode, facts: FileFacts, machinery: 
       if (!init) return { source: { kind: 'unknown', why: `\`${declaration.getName()}\` is declared without a value and assigned later` } };
       return { source: built(region, first.call, init, declaration, machinery), connect: first.call };
     }
-    if (declaration) return { source: shared(expression, declaration, region, relPath), connect: first.call, sharedDeclaration: declaration };
+    if (declaration)
+      return { source: shared(expression, declaration, region, relPath), connect: first.call, sharedDeclaration: declaration };
   }
   if (Node.isPropertyAccessExpression(expression) && expression.getExpression().getKind() === SyntaxKind.ThisKeyword) {
     return {
@@ -69,12 +80,14 @@ function built(region: RegionNode, connect: Node, init: Node, declaration: Node 
   if (typeof prelude === 'string') return { kind: 'unknown', why: prelude };
   const text = (n: Node) => templateText(n);
   const inside = new Set<MorphSymbol>();
-  for (const parameter of region.fn.getParameters()) for (const id of parameter.getDescendantsOfKind(SyntaxKind.Identifier)) addSymbol(inside, id);
+  for (const parameter of region.fn.getParameters())
+    for (const id of parameter.getDescendantsOfKind(SyntaxKind.Identifier)) addSymbol(inside, id);
   for (const d of region.fn.getDescendantsOfKind(SyntaxKind.VariableDeclaration)) addSymbol(inside, d.getNameNode());
   const roots = [expression, ...setup, ...prelude];
-  const requestScoped =
-    prelude.length > 0 ||
-    roots.some((r) => r.getDescendantsOfKind(SyntaxKind.ThisKeyword).length > 0 || freeIdentifiers(r).some((id) => inside.has(id.getSymbol()!)));
+  // Early answers stay in the handler before it serves; only what builds the server decides where the factory lives.
+  const requestScoped = [expression, ...setup].some(
+    (r) => r.getDescendantsOfKind(SyntaxKind.ThisKeyword).length > 0 || freeIdentifiers(r).some((id) => inside.has(id.getSymbol()!)),
+  );
   return {
     kind: 'built',
     init: text(expression),
@@ -139,7 +152,8 @@ function innerBlock(holder: Node, target: Node, machinery: SessionMachinery): Bl
     // `if (sessionId && transports[sessionId]) … else if (!sessionId && isInitializeRequest(body)) { build }`: the
     // session's gates and method tests may be left behind; any other test guards the server (`if (token)`).
     const test = holder.getExpression();
-    if (!machinery.touches(test) && !isMethodTest(test)) return `the server is built under \`if (${firstLine(test)})\`, which is not a session gate`;
+    if (!machinery.touches(test) && !isMethodTest(test))
+      return `the server is built under \`if (${firstLine(test)})\`, which is not a session gate`;
     const then = holder.getThenStatement();
     const otherwise = holder.getElseStatement();
     if (contains(then, target)) return Node.isBlock(then) ? then : 'the server is built in an unbraced branch';
@@ -167,7 +181,7 @@ function firstLine(node: Node): string {
  */
 function slice(candidates: Node[], roots: Node[], machinery: SessionMachinery): Node[] | string {
   const kept = new Set<Node>(candidates.filter((c) => isEarlyAnswer(c) && !machinery.touches(c)));
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     const needed = new Set<MorphSymbol>();
     for (const root of [...roots, ...kept]) for (const id of freeIdentifiers(root)) addSymbol(needed, id);
@@ -217,26 +231,62 @@ function freeIdentifiers(node: Node): Node[] {
 
 // ---- shared ----------------------------------------------------------------------------------------------------
 
-function shared(reference: Node, declaration: Node, region: RegionNode, relPath: RelPathOf): ServerSource {
+function shared(reference: Node, local: Node, region: RegionNode, relPath: RelPathOf): ServerSource {
+  // An imported server is declared in the module it comes from.
+  const declaration = Node.isImportSpecifier(local) || Node.isImportClause(local) ? (declarationOf(reference) ?? local) : local;
   const base = { kind: 'shared' as const, reference: reference.getText(), declaration: spanOf(declaration, relPath) };
   if (Node.isParameterDeclaration(declaration)) {
     const owner = declaration.getParent();
-    if (!isFunctionNode(owner)) return { ...base, blocker: `\`${reference.getText()}\` is a parameter of something that is not a function` };
+    if (!isFunctionNode(owner))
+      return { ...base, blocker: `\`${reference.getText()}\` is a parameter of something that is not a function` };
     return { ...base, ...parameterHoist(reference.getText(), declaration, owner, region, relPath) };
   }
   if (!Node.isVariableDeclaration(declaration)) {
-    return { ...base, blocker: `\`${reference.getText()}\` is one server shared by every request, declared where mcp-migrate cannot turn it into a factory` };
+    return {
+      ...base,
+      blocker: `\`${reference.getText()}\` is one server shared by every request, declared where mcp-migrate cannot turn it into a factory`,
+    };
   }
-  return { ...base, ...variableHoist(declaration, [region.fn], relPath) };
+  const hoisted = variableHoist(declaration, [region.fn], relPath);
+  // `const server = buildServer()` used only to serve: the region calls the factory that already exists.
+  const factoryCall = factoryCallOf(declaration, hoisted.hoist);
+  return factoryCall ? { ...base, factoryCall } : { ...base, ...hoisted };
+}
+
+/** A shared server made by one call of a module-level factory, configured nowhere else and used only to serve. */
+function factoryCallOf(declaration: Node, hoist: ServerHoist | undefined): string | undefined {
+  // (only in the region's own file, where the call's names are in scope)
+  if (!hoist || hoist.setup.length > 0 || hoist.keepsInstance || hoist.exported) return undefined;
+  if (!Node.isVariableDeclaration(declaration)) return undefined;
+  const init = declaration.getInitializer();
+  const call = init ? unwrapExpression(init) : undefined;
+  if (!call || !Node.isCallExpression(call) || Node.isAwaitExpression(init!)) return undefined;
+  const moduleLevel = Node.isSourceFile(declaration.getVariableStatement()?.getParent());
+  if (
+    !moduleLevel ||
+    freeIdentifiers(call).some((id) => !Node.isSourceFile(statementOf(id.getSymbol()!.getDeclarations()[0])?.getParent()))
+  )
+    return undefined;
+  return templateText(call);
 }
 
 /** A server passed in as a parameter: every caller must pass the same hoistable instance. */
-function parameterHoist(name: string, parameter: Node, owner: FunctionNode, region: RegionNode, relPath: RelPathOf): { hoist?: ServerHoist; blocker?: string } {
+function parameterHoist(
+  name: string,
+  parameter: Node,
+  owner: FunctionNode,
+  region: RegionNode,
+  relPath: RelPathOf,
+): { hoist?: ServerHoist; blocker?: string } {
   const index = owner.getParameters().indexOf(parameter as never);
   const symbol = (parameter as Node & { getNameNode(): Node }).getNameNode().getSymbol();
-  const otherUses = (owner.getBody()?.getDescendantsOfKind(SyntaxKind.Identifier) ?? []).filter((id) => id.getSymbol() === symbol && !contains(region.block, id));
+  const otherUses = (owner.getBody()?.getDescendantsOfKind(SyntaxKind.Identifier) ?? []).filter(
+    (id) => id.getSymbol() === symbol && !contains(region.block, id),
+  );
   if (otherUses.length > 0) {
-    return { blocker: `the server parameter \`${name}\` is also used outside the request handler (\`${firstLine(statementOf(otherUses[0]) ?? otherUses[0])}\`)` };
+    return {
+      blocker: `the server parameter \`${name}\` is also used outside the request handler (\`${firstLine(statementOf(otherUses[0]) ?? otherUses[0])}\`)`,
+    };
   }
   const calls = callsTo(owner);
   if (calls.length === 0) return { blocker: `nothing in the project calls the function that receives the server \`${name}\`` };
@@ -244,7 +294,8 @@ function parameterHoist(name: string, parameter: Node, owner: FunctionNode, regi
   for (const call of calls) {
     const argument = call.getArguments()[index];
     const resolved = argument && Node.isIdentifier(argument) ? declarationOf(argument) : undefined;
-    if (!resolved || !Node.isVariableDeclaration(resolved)) return { blocker: `\`${call.getText().split('\n')[0]}\` passes a server that is not one declared instance` };
+    if (!resolved || !Node.isVariableDeclaration(resolved))
+      return { blocker: `\`${call.getText().split('\n')[0]}\` passes a server that is not one declared instance` };
     if (target && target !== resolved) return { blocker: `callers pass different servers as \`${name}\`` };
     target = resolved;
   }
@@ -259,7 +310,11 @@ function parameterHoist(name: string, parameter: Node, owner: FunctionNode, regi
 }
 
 function callsTo(fn: FunctionNode): Node[] & Array<Node & { getArguments(): Node[] }> {
-  const nameNode = Node.isFunctionDeclaration(fn) ? fn.getNameNode() : Node.isVariableDeclaration(fn.getParent()) ? (fn.getParent() as Node & { getNameNode(): Node }).getNameNode() : undefined;
+  const nameNode = Node.isFunctionDeclaration(fn)
+    ? fn.getNameNode()
+    : Node.isVariableDeclaration(fn.getParent())
+      ? (fn.getParent() as Node & { getNameNode(): Node }).getNameNode()
+      : undefined;
   if (!nameNode || !Node.isIdentifier(nameNode)) return [];
   const calls: Array<Node & { getArguments(): Node[] }> = [];
   for (const reference of nameNode.findReferencesAsNodes()) {
@@ -276,7 +331,12 @@ const CONFIG_METHODS =
  * A shared server declared as a variable: the statements after it that configure it move into a factory; uses
  * elsewhere (a stdio `connect`, `close()` on shutdown, an export) keep one instance made by the factory.
  */
-function variableHoist(declaration: Node, connecting: FunctionNode[], relPath: RelPathOf, callSites: Node[] = []): { hoist?: ServerHoist; blocker?: string } {
+function variableHoist(
+  declaration: Node,
+  connecting: FunctionNode[],
+  relPath: RelPathOf,
+  callSites: Node[] = [],
+): { hoist?: ServerHoist; blocker?: string } {
   if (!Node.isVariableDeclaration(declaration) || !Node.isIdentifier(declaration.getNameNode())) {
     return { blocker: 'the shared server is not declared as one variable' };
   }
@@ -287,14 +347,18 @@ function variableHoist(declaration: Node, connecting: FunctionNode[], relPath: R
     return { blocker: `\`${name}\` is declared with other variables or without a value; declare it on its own first` };
   }
   const made = unwrapExpression(init);
-  if (!Node.isNewExpression(made) && !Node.isCallExpression(made)) return { blocker: `\`${name}\` is not made by a constructor or factory call` };
+  if (!Node.isNewExpression(made) && !Node.isCallExpression(made))
+    return { blocker: `\`${name}\` is not made by a constructor or factory call` };
   const container = statement.getParent();
-  if (!container || !(Node.isSourceFile(container) || Node.isBlock(container))) return { blocker: `\`${name}\` is not declared at statement level` };
+  if (!container || !(Node.isSourceFile(container) || Node.isBlock(container)))
+    return { blocker: `\`${name}\` is not declared at statement level` };
   const symbol = declaration.getNameNode().getSymbol();
   const statements = (container as SourceFile | Block).getStatements();
   const after = statements.slice(statements.indexOf(statement) + 1);
   const setup = after.filter((s) => isSetupStatement(s, symbol, callSites));
-  const uses = (container as Node).getDescendantsOfKind(SyntaxKind.Identifier).filter((id) => id.getSymbol() === symbol && id !== declaration.getNameNode());
+  const uses = (container as Node)
+    .getDescendantsOfKind(SyntaxKind.Identifier)
+    .filter((id) => id.getSymbol() === symbol && id !== declaration.getNameNode());
   const elsewhere = uses.filter(
     (id) => !setup.some((s) => contains(s, id)) && !connecting.some((fn) => contains(fn, id)) && !callSites.some((c) => contains(c, id)),
   );
@@ -303,7 +367,11 @@ function variableHoist(declaration: Node, connecting: FunctionNode[], relPath: R
     return Node.isBinaryExpression(parent) && parent.getLeft() === id && parent.getOperatorToken().getKind() === SyntaxKind.EqualsToken;
   });
   if (reassigned) return { blocker: `\`${name}\` is reassigned (\`${firstLine(statementOf(reassigned) ?? reassigned)}\`)` };
-  const involved = new Set<SourceFile>([declaration.getSourceFile(), ...connecting.map((f) => f.getSourceFile()), ...callSites.map((c) => c.getSourceFile())]);
+  const involved = new Set<SourceFile>([
+    declaration.getSourceFile(),
+    ...connecting.map((f) => f.getSourceFile()),
+    ...callSites.map((c) => c.getSourceFile()),
+  ]);
   return {
     hoist: {
       file: relPath(declaration.getSourceFile()),
@@ -334,7 +402,10 @@ function isSetupStatement(statement: Node, symbol: MorphSymbol | undefined, call
   // `registerTools(server, deps)`: a project function that configures the server (not one that serves it).
   const passesServer = expression.getArguments().some((a) => Node.isIdentifier(a) && a.getSymbol() === symbol);
   const target = resolveHandler(callee);
-  return passesServer && !(target && target.getDescendantsOfKind(SyntaxKind.CallExpression).some((c) => /\.(?:connect|listen)\(/.test(c.getText())));
+  return (
+    passesServer &&
+    !(target && target.getDescendantsOfKind(SyntaxKind.CallExpression).some((c) => /\.(?:connect|listen)\(/.test(c.getText())))
+  );
 }
 
 /** `base`, or `base2`, `base3`…: the first name no identifier in the files spells. */
@@ -350,5 +421,9 @@ function isExportedByName(declaration: Node): boolean {
   return declaration
     .getSourceFile()
     .getDescendantsOfKind(SyntaxKind.Identifier)
-    .some((id) => id.getSymbol() === symbol && (id.getFirstAncestorByKind(SyntaxKind.ExportDeclaration) || id.getFirstAncestorByKind(SyntaxKind.ExportAssignment)));
+    .some(
+      (id) =>
+        id.getSymbol() === symbol &&
+        (id.getFirstAncestorByKind(SyntaxKind.ExportDeclaration) || id.getFirstAncestorByKind(SyntaxKind.ExportAssignment)),
+    );
 }

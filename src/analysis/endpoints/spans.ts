@@ -23,10 +23,7 @@ export type FunctionNode = Node & {
 export function isFunctionNode(node: Node | undefined): node is FunctionNode {
   return (
     !!node &&
-    (Node.isArrowFunction(node) ||
-      Node.isFunctionExpression(node) ||
-      Node.isFunctionDeclaration(node) ||
-      Node.isMethodDeclaration(node))
+    (Node.isArrowFunction(node) || Node.isFunctionExpression(node) || Node.isFunctionDeclaration(node) || Node.isMethodDeclaration(node))
   );
 }
 
@@ -50,7 +47,8 @@ export function unwrapExpression(node: Node): Node {
 export function rootOf(node: Node): Node {
   let current = unwrapExpression(node);
   for (let i = 0; i < 20; i++) {
-    if (Node.isPropertyAccessExpression(current) || Node.isElementAccessExpression(current)) current = unwrapExpression(current.getExpression());
+    if (Node.isPropertyAccessExpression(current) || Node.isElementAccessExpression(current))
+      current = unwrapExpression(current.getExpression());
     else if (Node.isCallExpression(current)) current = unwrapExpression(current.getExpression());
     else break;
   }

@@ -1,0 +1,90 @@
+// The Origin guards the 2025-11-25 target declares (the v1 SDK has no Origin check), written out exactly as here.
+import { quoted as q } from '../../src/frameworks/code';
+
+export const GUARD_NAME = 'rejectForeignOrigin';
+/** The Web (Request → Response) form of the guard, for hono and fetch handlers. */
+export const WEB_GUARD_NAME = 'foreignOriginResponse';
+
+/**
+ * The Origin (and, for local servers, Host) check the spec requires. Local origins pass; deployments add theirs to
+ * MCP_ALLOWED_ORIGINS. Written out rather than imported: the v1 SDK has no Origin middleware.
+ */
+export function guardFunction(options: {
+  typescript: boolean;
+  checkHost: boolean;
+  quote: 'single' | 'double';
+  types?: { request: string; response: string };
+}): string {
+  const s = (t: string) => q(options.quote, t);
+  const types = options.typescript;
+  const lines = [
+    `// mcp-migrate: Streamable HTTP servers MUST validate Origin and answer a foreign one with 403 (DNS rebinding).`,
+    `// Local origins are allowed; list deployed ones in MCP_ALLOWED_ORIGINS (comma-separated).`,
+    `const mcpAllowedOrigins = new Set((process.env.MCP_ALLOWED_ORIGINS ?? ${s('')}).split(${s(',')}).map((origin) => origin.trim()).filter(Boolean));`,
+    `const mcpLocalHostnames = new Set([${s('localhost')}, ${s('127.0.0.1')}, ${s('[::1]')}]);`,
+    ``,
+    `function ${GUARD_NAME}(req${types ? `: ${options.types?.request ?? 'IncomingMessage'}` : ''}, res${types ? `: ${options.types?.response ?? 'ServerResponse'}` : ''})${types ? ': boolean' : ''} {`,
+    `  const origin = req.headers.origin;`,
+    `  let allowed = origin === undefined || mcpAllowedOrigins.has(origin);`,
+    ...localOriginLines('mcpLocalHostnames.has', types),
+  ];
+  if (options.checkHost) {
+    lines.push(
+      `  // A local server also checks Host, so a rebound DNS name cannot reach it (more names: MCP_ALLOWED_HOSTS).`,
+      `  const host = (req.headers.host ?? ${s('')}).replace(/:\\d+$/, ${s('')});`,
+      `  if (allowed && !mcpLocalHostnames.has(host) && !(process.env.MCP_ALLOWED_HOSTS ?? ${s('')}).split(${s(',')}).includes(host)) allowed = false;`,
+    );
+  }
+  lines.push(
+    `  if (allowed) return false;`,
+    `  res.writeHead(403, { ${s('Content-Type')}: ${s('application/json')} }).end(JSON.stringify({ jsonrpc: ${s('2.0')}, error: { code: -32000, message: ${s(options.checkHost ? 'Forbidden: Origin or Host not allowed' : 'Forbidden: Origin not allowed')} }, id: null }));`,
+    `  return true;`,
+    `}`,
+  );
+  return lines.join('\n');
+}
+
+/** A present Origin is still allowed when its hostname is local (an unparsable one is not). */
+function localOriginLines(isLocal: string, types: boolean): string[] {
+  return [
+    `  if (!allowed) {`,
+    `    try {`,
+    `      allowed = ${isLocal}(new URL(origin${types ? ' as string' : ''}).hostname);`,
+    `    } catch {`,
+    `      allowed = false;`,
+    `    }`,
+    `  }`,
+  ];
+}
+
+/**
+ * The guard for Web-standard handlers (hono, Workers, Bun, Deno): a 403 Response for a present, foreign Origin (and,
+ * on a local server, a foreign Host). No `process.env`: Web runtimes may not have it, so allowed origins are a list.
+ */
+export function webGuardFunction(options: { typescript: boolean; checkHost: boolean; quote: 'single' | 'double' }): string {
+  const s = (t: string) => q(options.quote, t);
+  const types = options.typescript;
+  const lines = [
+    `// mcp-migrate: Streamable HTTP servers MUST validate Origin and answer a foreign one with 403 (DNS rebinding).`,
+    `function ${WEB_GUARD_NAME}(request${types ? ': Request' : ''})${types ? ': Response | undefined' : ''} {`,
+    `  // Local origins are allowed; add the origins of deployed browser clients to this list.`,
+    `  const allowedOrigins${types ? ': string[]' : ''} = [];`,
+    `  const localHostnames = [${s('localhost')}, ${s('127.0.0.1')}, ${s('[::1]')}];`,
+    `  const origin = request.headers.get(${s('origin')});`,
+    `  let allowed = origin === null || allowedOrigins.includes(origin);`,
+    ...localOriginLines('localHostnames.includes', types),
+  ];
+  if (options.checkHost) {
+    lines.push(
+      `  // A local server also checks Host, so a rebound DNS name cannot reach it.`,
+      `  if (allowed && !localHostnames.includes((request.headers.get(${s('host')}) ?? ${s('')}).replace(/:\\d+$/, ${s('')}))) allowed = false;`,
+    );
+  }
+  lines.push(
+    `  if (allowed) return undefined;`,
+    `  const error = { jsonrpc: ${s('2.0')}, error: { code: -32000, message: ${s(options.checkHost ? 'Forbidden: Origin or Host not allowed' : 'Forbidden: Origin not allowed')} }, id: null };`,
+    `  return new Response(JSON.stringify(error), { status: 403, headers: { ${s('Content-Type')}: ${s('application/json')} } });`,
+    `}`,
+  );
+  return lines.join('\n');
+}
