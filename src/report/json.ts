@@ -40,6 +40,8 @@ export function toJsonReport(input: AnyResult, options: Pick<ReportOptions, 'too
     report.changes = result.changes.map(change);
     report.manual = result.manual.map(manual);
     report.endpoints = result.endpoints.map(endpoint);
+    report.rolledBack = (result.rolledBack ?? []).map((r) => ({ endpoint: r.endpoint, reason: r.reason }));
+    report.typeUnchecked = [...(result.typeUnchecked ?? [])];
   }
   return report;
 }

@@ -132,6 +132,11 @@ function applySections(apply: ApplyResult): string[] {
     for (const c of apply.changes) out.push(row([codeSpan(c.file, true), c.ruleIds.map((id) => codeSpan(id, true)).join(', ')]));
     out.push('');
   }
+  if ((apply.rolledBack ?? []).length > 0) {
+    out.push('## Rolled back', '', 'Left as they were, with a marker, because their migration would have broken the build:', '');
+    for (const r of apply.rolledBack) out.push(`- ${codeSpan(r.endpoint)}: ${r.reason}`);
+    out.push('');
+  }
   if (apply.endpoints.length > 0) {
     out.push(apply.endpoints.length === 1 ? '## Endpoint served' : '## Endpoints served', '');
     for (const e of apply.endpoints) out.push(`- ${codeSpan(e.path)} at ${codeSpan(`${e.file}:${e.line}`)}`);

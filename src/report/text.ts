@@ -88,6 +88,14 @@ function applyBlocks(result: ApplyResult, p: Paint): string[] {
       ),
     );
   }
+  if ((result.rolledBack ?? []).length > 0) {
+    blocks.push(
+      section(
+        p.bold('Rolled back (left as they were, with a marker):'),
+        result.rolledBack.map((r) => `  ${safe(r.endpoint)}  ${safe(r.reason)}`),
+      ),
+    );
+  }
   if (result.endpoints.length > 0) {
     blocks.push(
       section(

@@ -1,0 +1,126 @@
+// The type-check gate: an endpoint whose migration would not type-check in its own tsconfig project is rolled back —
+// in every file it touched — and left as it was with a marker that quotes the error; the rest still migrates. A
+// workspace under .tmp/ resolves the SDK, express and @types from the repository's node_modules.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { afterAll, describe, expect, it } from 'vitest';
+import { apply } from '../src/engine/apply';
+import { check } from '../src/engine/scan';
+import { REPO_ROOT, scratchDir } from './helpers/server-process';
+
+const made: string[] = [];
+afterAll(() => {
+  for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function project(files: Record<string, string>): string {
+  const dir = scratchDir('gate');
+  made.push(dir);
+  const all = {
+    'tsconfig.json': JSON.stringify({
+      compilerOptions: {
+        target: 'ES2022',
+        module: 'nodenext',
+        moduleResolution: 'nodenext',
+        strict: true,
+        skipLibCheck: true,
+        noEmit: true,
+      },
+      include: ['src'],
+    }),
+    'package.json': JSON.stringify({
+      name: 'gate-case',
+      type: 'module',
+      dependencies: { '@modelcontextprotocol/sdk': '^1.32.2', express: '^5' },
+    }),
+    ...files,
+  };
+  for (const [file, text] of Object.entries(all)) {
+    fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    fs.writeFileSync(path.join(dir, file), text);
+  }
+  return dir;
+}
+
+function tsc(dir: string): string {
+  try {
+    execFileSync(path.join(REPO_ROOT, 'node_modules', '.bin', 'tsc'), ['-p', path.join(dir, 'tsconfig.json')], { encoding: 'utf8' });
+    return '';
+  } catch (error) {
+    return String((error as { stdout?: string }).stdout ?? error);
+  }
+}
+
+// The handler's response is typed with an interface of its own: the stateless endpoint's `res.on('close')` and
+// `res.writeHead(500)` do not exist on it, so the migrated code would not compile.
+const NARROW_RESPONSE = `import express from 'express';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { randomUUID } from 'node:crypto';
+
+interface JsonOnly {
+  status(code: number): JsonOnly;
+  json(body: unknown): void;
+}
+
+const app = express();
+app.use(express.json());
+const transports: Record<string, StreamableHTTPServerTransport> = {};
+
+app.post('/mcp', async (req, reply: JsonOnly) => {
+  const id = req.headers['mcp-session-id'] as string | undefined;
+  let transport = id ? transports[id] : undefined;
+  if (!transport && isInitializeRequest(req.body)) {
+    transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (sid) => { transports[sid] = transport!; } });
+    await new McpServer({ name: 'narrow', version: '1.0.0' }).connect(transport);
+  }
+  if (!transport) return reply.status(400).json({ error: 'no session' });
+  await transport.handleRequest(req, reply as never, req.body);
+});
+
+app.listen(3000, '127.0.0.1');
+`;
+
+// A second, ordinary endpoint in another file of the same project: it must still migrate.
+const ORDINARY = `import express from 'express';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { randomUUID } from 'node:crypto';
+
+const admin = express();
+admin.use(express.json());
+const sessions = new Map<string, StreamableHTTPServerTransport>();
+
+admin.post('/admin/mcp', async (req, res) => {
+  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (sid) => { sessions.set(sid, transport); } });
+  await new McpServer({ name: 'admin', version: '1.0.0' }).connect(transport);
+  await transport.handleRequest(req, res, req.body);
+});
+
+admin.listen(3001, '127.0.0.1');
+`;
+
+describe('type-check gate', () => {
+  it('rolls back the endpoint that would not compile, marks it with the error, and migrates the other one', () => {
+    const dir = project({ 'src/narrow.ts': NARROW_RESPONSE, 'src/admin.ts': ORDINARY });
+    expect(tsc(dir), 'the project compiles before').toBe('');
+    const result = apply({ paths: [dir], cwd: dir, allowDirty: true, target: '2025-11-25' });
+    expect(result.rolledBack.map((r) => r.endpoint)).toEqual(['src/narrow.ts#/mcp']);
+    expect(result.rolledBack[0].reason, result.rolledBack[0].reason).toMatch(
+      /the type-check would fail: src\/narrow\.ts:\d+ .*\(TS(?:2339|2345)\)/,
+    );
+    const narrow = fs.readFileSync(path.join(dir, 'src/narrow.ts'), 'utf8');
+    expect(narrow).toContain('/* mcp-migrate: session-id: not migrated: the type-check would fail');
+    // Nothing but the marker: the rolled-back endpoint is left exactly as it was.
+    expect(narrow.replace(/^\/\* mcp-migrate: .*\*\/\n/m, '')).toBe(NARROW_RESPONSE);
+    const admin = fs.readFileSync(path.join(dir, 'src/admin.ts'), 'utf8');
+    expect(admin).toContain('sessionIdGenerator: undefined');
+    expect(admin).not.toContain('randomUUID');
+    expect(tsc(dir), 'the project still compiles after').toBe('');
+    // The gate stays red on the endpoint that was left for a human.
+    const after = check({ paths: [dir], cwd: dir });
+    expect(after.findings.some((f) => f.file === 'src/narrow.ts' && f.data?.marker)).toBe(true);
+  });
+});
