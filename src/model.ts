@@ -114,8 +114,8 @@ export interface ApplyResult extends CheckResult {
   endpoints: ServedEndpoint[];
   /** Endpoints left as they were (with a marker) because their change would have broken the build. */
   rolledBack: RolledBackEndpoint[];
-  /** Changed files that were re-parsed but not type-checked (no tsconfig, or JavaScript without checkJs). */
-  typeUnchecked: string[];
+  /** Changed files that were re-parsed but not type-checked, and why (no tsconfig, JavaScript without checkJs, packages not installed). */
+  typeUnchecked: Array<{ file: string; reason: string }>;
 }
 
 export type AnyResult = CheckResult | ApplyResult;

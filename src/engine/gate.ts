@@ -17,8 +17,8 @@ export interface RolledBack {
 export interface GatedMigration {
   migration: Migration;
   rolledBack: RolledBack[];
-  /** Changed files that could only be re-parsed (no tsconfig covers them, or JavaScript without checkJs). */
-  unchecked: string[];
+  /** Changed files that could only be re-parsed, and why (no tsconfig, JavaScript without checkJs, no packages). */
+  unchecked: Array<{ file: string; reason: string }>;
   /** Files restored because they gained type errors no endpoint accounts for. */
   restored: FileProblem[];
 }
@@ -28,7 +28,7 @@ const MAX_ROUNDS = 4;
 export function migrateGated(root: string, sources: SourceInput[], options: MigrateOptions): GatedMigration {
   const rolledBack: Record<string, string> = { ...options.rolledBack };
   let migration = migrateSources(sources, { ...options, rolledBack });
-  let unchecked: string[] = [];
+  let unchecked: GatedMigration['unchecked'] = [];
   for (let round = 1; ; round++) {
     const failures = failedEndpoints(migration);
     const changes = sources

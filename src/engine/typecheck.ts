@@ -25,8 +25,8 @@ export interface TypeCheckResult {
   introduced: TypeError[];
   /** Files that were checked (changed files and their importers), by tsconfig project. */
   checked: number;
-  /** Changed files no tsconfig covers: only re-parsed, not type-checked. */
-  unchecked: string[];
+  /** Changed files that were only re-parsed, not type-checked, and why. */
+  unchecked: Array<{ file: string; reason: string }>;
 }
 
 /** Modules the migration may add that the project has not installed yet: resolved from mcp-migrate's own copy. */
@@ -34,15 +34,22 @@ const MIGRATION_MODULES = /^@modelcontextprotocol\/(?:server|node|express|hono|f
 
 export function typeCheckChanges(root: string, changes: TypeCheckInput[]): TypeCheckResult {
   const byConfig = new Map<string, TypeCheckInput[]>();
-  const unchecked: string[] = [];
+  const unchecked: TypeCheckResult['unchecked'] = [];
   for (const change of changes) {
     const config = ts.findConfigFile(path.dirname(change.absPath), ts.sys.fileExists, 'tsconfig.json');
     const javascript = /\.[cm]?jsx?$/.test(change.absPath);
-    if (!config || (javascript && !checksJs(config))) {
-      unchecked.push(change.relPath);
+    const reason = !config
+      ? 'no tsconfig.json covers it'
+      : javascript && !checksJs(config)
+        ? 'JavaScript without checkJs'
+        : !dependenciesInstalled(config)
+          ? "the project's dependencies are not installed (run npm install, then apply)"
+          : undefined;
+    if (reason) {
+      unchecked.push({ file: change.relPath, reason });
       continue;
     }
-    byConfig.set(config, [...(byConfig.get(config) ?? []), change]);
+    byConfig.set(config!, [...(byConfig.get(config!) ?? []), change]);
   }
   const introduced: TypeError[] = [];
   let checked = 0;
@@ -52,6 +59,18 @@ export function typeCheckChanges(root: string, changes: TypeCheckInput[]): TypeC
     checked += result.checked;
   }
   return { introduced, checked, unchecked };
+}
+
+/**
+ * A type-check without the project's packages compares two walls of "cannot find module" errors: the gate needs
+ * the SDK the code imports to resolve from the project.
+ */
+function dependenciesInstalled(config: string): boolean {
+  const options = ts.getParsedCommandLineOfConfigFile(config, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined })?.options ?? {};
+  const from = path.join(path.dirname(config), 'index.ts');
+  return ['@modelcontextprotocol/sdk/server/mcp.js', '@modelcontextprotocol/server'].some(
+    (name) => !!ts.resolveModuleName(name, from, { ...options, moduleResolution: ts.ModuleResolutionKind.Bundler }, ts.sys).resolvedModule,
+  );
 }
 
 function checksJs(config: string): boolean {

@@ -41,7 +41,7 @@ export function toJsonReport(input: AnyResult, options: Pick<ReportOptions, 'too
     report.manual = result.manual.map(manual);
     report.endpoints = result.endpoints.map(endpoint);
     report.rolledBack = (result.rolledBack ?? []).map((r) => ({ endpoint: r.endpoint, reason: r.reason }));
-    report.typeUnchecked = [...(result.typeUnchecked ?? [])];
+    report.typeUnchecked = (result.typeUnchecked ?? []).map((u) => ({ file: u.file, reason: u.reason }));
   }
   return report;
 }
