@@ -337,7 +337,8 @@ async function checkTool(copy: string, recipe: Recipe, target: Target): Promise<
   return { ...withoutStdout(result), log: undefined, findingsByRule: report?.summary?.findingsByRule };
 }
 
-const NO_PROBES: Probes = { v1: SKIPPED, v2: SKIPPED, methods405: SKIPPED, noSessionId: SKIPPED, foreignOrigin403: SKIPPED };
+/** Every probe with one status: `skipped` when the app did not boot, `n/a` when it is not runnable. */
+const allProbes = (step: StepResult): Probes => ({ v1: step, v2: step, methods405: step, noSessionId: step, foreignOrigin403: step });
 
 async function runTarget(
   recipe: Recipe,
@@ -357,7 +358,7 @@ async function runTarget(
     probeMigrated(new URL(endpointPath, base), recipe.headers, recipe.tool, target === '2026-07-28'),
   );
   await dropNodeModules(recipe, copy, options);
-  const probes: Probes = probed ?? (boot.status === 'n/a' ? { ...NO_PROBES, v1: NOT_APPLICABLE, v2: NOT_APPLICABLE } : NO_PROBES);
+  const probes: Probes = probed ?? allProbes(boot.status === 'n/a' ? NOT_APPLICABLE : SKIPPED);
   if (target !== '2026-07-28') probes.v2 = NOT_APPLICABLE;
   const result = { target, apply, check, ...steps, boot, probes };
   return { ...result, ...decideVerdict(recipe.runnable, baseline, result) };
