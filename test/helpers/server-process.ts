@@ -52,8 +52,10 @@ export interface RunningFixture {
   /** Base URL, e.g. http://127.0.0.1:40123 (no trailing slash). */
   url: string;
   port: number;
-  /** Everything the server wrote to stderr so far. */
+  /** Everything the server wrote to stderr so far (its last 64 KiB). */
   stderr(): string;
+  /** The same for stdout. */
+  stdout(): string;
   stop(): Promise<void>;
 }
 
@@ -183,7 +185,8 @@ export function freePort(): Promise<number> {
   });
 }
 
-function canConnect(port: number): Promise<boolean> {
+/** Whether something accepts TCP connections on 127.0.0.1:port. */
+export function canConnect(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = net.connect({ port, host: '127.0.0.1' });
     const done = (ok: boolean) => {
@@ -212,20 +215,78 @@ function waitForExit(child: ChildProcess, timeoutMs: number): Promise<boolean> {
   });
 }
 
-/**
- * Starts `node <compiled entry>` with PORT set to a free port and resolves once the port accepts TCP connections.
- * Rejects (and kills the child) if the server exits first or is not listening within 15 s; the error carries its stderr.
- */
-export async function bootFixture(dir: string, manifest: FixtureManifest): Promise<RunningFixture> {
-  const entry = compiledEntry(dir, manifest);
-  if (!existsSync(entry)) {
-    throw new Error(`Entry ${entry} does not exist${manifest.language === 'ts' ? ' (did you call compileFixture?)' : ''}`);
+/** Whether any process of the group led by pid is still alive. */
+function groupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
   }
-  const port = await freePort();
-  const child = spawn(process.execPath, [entry], {
-    cwd: dir,
-    env: { ...process.env, PORT: String(port), NODE_ENV: 'test' },
-    stdio: ['ignore', 'pipe', 'pipe'],
+}
+
+async function waitForGroupExit(pid: number, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (groupAlive(pid)) {
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return true;
+}
+
+function signalGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // the group is already gone
+  }
+}
+
+/** Stops a child (and, with processGroup, every process in its group): SIGTERM, then SIGKILL after 5 s. */
+export async function stopProcess(child: ChildProcess, processGroup: boolean): Promise<void> {
+  if (processGroup && child.pid !== undefined) {
+    signalGroup(child.pid, 'SIGTERM');
+    if (!(await waitForGroupExit(child.pid, STOP_TIMEOUT_MS))) {
+      signalGroup(child.pid, 'SIGKILL');
+      await waitForGroupExit(child.pid, STOP_TIMEOUT_MS);
+    }
+    await waitForExit(child, STOP_TIMEOUT_MS);
+    return;
+  }
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  if (!(await waitForExit(child, STOP_TIMEOUT_MS))) {
+    child.kill('SIGKILL');
+    await waitForExit(child, STOP_TIMEOUT_MS);
+  }
+}
+
+export interface ServerProcessOptions {
+  /** What is started, for error messages. */
+  label: string;
+  command: string;
+  args: string[];
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  /** The port the server is expected to listen on (127.0.0.1 must accept connections on it). */
+  port: number;
+  bootTimeoutMs?: number;
+  /** Start it in its own process group and stop the whole group, so that a shell command's children go too. */
+  processGroup?: boolean;
+}
+
+/**
+ * Starts a server process and resolves once 127.0.0.1:port accepts TCP connections.
+ * Rejects (and stops it) if it exits first or is not listening in time; the error carries its output.
+ */
+export async function startServerProcess(options: ServerProcessOptions): Promise<RunningFixture> {
+  const { label, port, processGroup = false } = options;
+  const bootTimeoutMs = options.bootTimeoutMs ?? BOOT_TIMEOUT_MS;
+  const child = spawn(options.command, options.args, {
+    cwd: options.cwd,
+    env: options.env,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    detached: processGroup,
   });
 
   let stderr = '';
@@ -240,34 +301,45 @@ export async function bootFixture(dir: string, manifest: FixtureManifest): Promi
   child.once('error', (error) => {
     spawnError = error;
   });
+  const stop = () => stopProcess(child, processGroup);
 
-  const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    child.kill('SIGTERM');
-    if (!(await waitForExit(child, STOP_TIMEOUT_MS))) {
-      child.kill('SIGKILL');
-      await waitForExit(child, STOP_TIMEOUT_MS);
-    }
-  };
-
-  const deadline = Date.now() + BOOT_TIMEOUT_MS;
+  const deadline = Date.now() + bootTimeoutMs;
   for (;;) {
     if (spawnError || child.exitCode !== null || child.signalCode !== null) {
       await waitForExit(child, 1_000);
+      await stop();
       throw new Error(
-        `Fixture server ${entry} exited before listening (code ${String(child.exitCode)}, signal ${String(child.signalCode)}` +
+        `${label} exited before listening (code ${String(child.exitCode)}, signal ${String(child.signalCode)}` +
           `${spawnError ? `, ${spawnError.message}` : ''}).\nstderr:\n${stderr}\nstdout:\n${stdout}`,
       );
     }
     if (await canConnect(port)) break;
     if (Date.now() > deadline) {
       await stop();
-      throw new Error(
-        `Fixture server ${entry} did not listen on port ${port} within ${BOOT_TIMEOUT_MS / 1000} s.\nstderr:\n${stderr}\nstdout:\n${stdout}`,
-      );
+      throw new Error(`${label} did not listen on port ${port} within ${bootTimeoutMs / 1000} s.\nstderr:\n${stderr}\nstdout:\n${stdout}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 
-  return { url: `http://127.0.0.1:${port}`, port, stderr: () => stderr, stop };
+  return { url: `http://127.0.0.1:${port}`, port, stderr: () => stderr, stdout: () => stdout, stop };
+}
+
+/**
+ * Starts `node <compiled entry>` with PORT set to a free port and resolves once the port accepts TCP connections.
+ * Rejects (and kills the child) if the server exits first or is not listening within 15 s; the error carries its stderr.
+ */
+export async function bootFixture(dir: string, manifest: FixtureManifest): Promise<RunningFixture> {
+  const entry = compiledEntry(dir, manifest);
+  if (!existsSync(entry)) {
+    throw new Error(`Entry ${entry} does not exist${manifest.language === 'ts' ? ' (did you call compileFixture?)' : ''}`);
+  }
+  const port = await freePort();
+  return startServerProcess({
+    label: `Fixture server ${entry}`,
+    command: process.execPath,
+    args: [entry],
+    cwd: dir,
+    env: { ...process.env, PORT: String(port), NODE_ENV: 'test' },
+    port,
+  });
 }
