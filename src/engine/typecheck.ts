@@ -66,7 +66,8 @@ export function typeCheckChanges(root: string, changes: TypeCheckInput[]): TypeC
  * the SDK the code imports to resolve from the project.
  */
 function dependenciesInstalled(config: string): boolean {
-  const options = ts.getParsedCommandLineOfConfigFile(config, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined })?.options ?? {};
+  const options =
+    ts.getParsedCommandLineOfConfigFile(config, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined })?.options ?? {};
   const from = path.join(path.dirname(config), 'index.ts');
   return ['@modelcontextprotocol/sdk/server/mcp.js', '@modelcontextprotocol/server'].some(
     (name) => !!ts.resolveModuleName(name, from, { ...options, moduleResolution: ts.ModuleResolutionKind.Bundler }, ts.sys).resolvedModule,
