@@ -290,7 +290,7 @@ interface JsonReport {
   changes?: Array<{ file: string }>;
   manual?: ApplySummary['manual'];
   problems?: unknown[];
-  rollbacks?: unknown[];
+  rolledBack?: unknown[];
   endpoints?: Array<{ path: string }>;
   summary?: { findingsByRule?: Record<string, number> };
 }
@@ -324,7 +324,7 @@ async function applyTool(copy: string, recipe: Recipe, target: Target): Promise<
     markers,
     manual: report.manual ?? [],
     problems: report.problems ?? [],
-    rollbacks: report.rollbacks ?? [],
+    rollbacks: report.rolledBack ?? [],
     endpoints: (report.endpoints ?? []).map((endpoint) => endpoint.path.replace(/^['"`]|['"`]$/g, '')),
   };
   const problems =
@@ -349,6 +349,9 @@ async function runTarget(
   options: Options,
 ): Promise<TargetResult> {
   await prepareCopy(source, copy);
+  // A user runs apply in a working tree that has its packages (the type-check gate needs them); the migrated manifest
+  // is installed again below.
+  await shellStep(recipe.install, path.join(copy, recipe.app), recipe);
   const apply = await applyTool(copy, recipe, target);
   const check = await checkTool(copy, recipe, target);
   const steps = await buildApp(recipe, copy);

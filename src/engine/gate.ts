@@ -7,7 +7,7 @@ import { analyzeSources, type SourceInput } from './analyze';
 import { allRules } from '../rules';
 import { touchedFiles } from '../analysis/file-facts';
 import { migrateSources, type MigrateOptions, type Migration } from './migrate';
-import { typeCheckChanges, type TypeError } from './typecheck';
+import { TypeCheckGate, type TypeError } from './typecheck';
 
 export interface RolledBack {
   endpoint: string;
@@ -27,6 +27,7 @@ const MAX_ROUNDS = 4;
 
 export function migrateGated(root: string, sources: SourceInput[], options: MigrateOptions): GatedMigration {
   const rolledBack: Record<string, string> = { ...options.rolledBack };
+  const gate = new TypeCheckGate(root);
   let migration = migrateSources(sources, { ...options, rolledBack });
   let unchecked: GatedMigration['unchecked'] = [];
   for (let round = 1; ; round++) {
@@ -34,7 +35,7 @@ export function migrateGated(root: string, sources: SourceInput[], options: Migr
     const changes = sources
       .filter((s) => migration.outputs.get(s.relPath) !== s.text)
       .map((s) => ({ absPath: s.absPath, relPath: s.relPath, before: s.text, after: migration.outputs.get(s.relPath)! }));
-    const check = changes.length > 0 ? typeCheckChanges(root, changes) : { introduced: [], checked: 0, unchecked: [] };
+    const check = changes.length > 0 ? gate.check(changes) : { introduced: [], checked: 0, unchecked: [] };
     unchecked = check.unchecked;
     const blamed = { ...failures, ...blame(migration, check.introduced) };
     const fresh = Object.entries(blamed).filter(([id]) => !rolledBack[id]);

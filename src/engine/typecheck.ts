@@ -32,68 +32,78 @@ export interface TypeCheckResult {
 /** Modules the migration may add that the project has not installed yet: resolved from mcp-migrate's own copy. */
 const MIGRATION_MODULES = /^@modelcontextprotocol\/(?:server|node|express|hono|fastify|core|client)(?:\/|$)/;
 
-export function typeCheckChanges(root: string, changes: TypeCheckInput[]): TypeCheckResult {
-  const byConfig = new Map<string, TypeCheckInput[]>();
-  const unchecked: TypeCheckResult['unchecked'] = [];
-  for (const change of changes) {
-    const config = ts.findConfigFile(path.dirname(change.absPath), ts.sys.fileExists, 'tsconfig.json');
-    const javascript = /\.[cm]?jsx?$/.test(change.absPath);
-    const reason = !config
-      ? 'no tsconfig.json covers it'
-      : javascript && !checksJs(config)
-        ? 'JavaScript without checkJs'
-        : !dependenciesInstalled(config)
-          ? "the project's dependencies are not installed (run npm install, then apply)"
-          : undefined;
-    if (reason) {
-      unchecked.push({ file: change.relPath, reason });
-      continue;
-    }
-    byConfig.set(config!, [...(byConfig.get(config!) ?? []), change]);
-  }
-  const introduced: TypeError[] = [];
-  let checked = 0;
-  for (const [config, group] of byConfig) {
-    const result = checkProject(root, config, group);
-    introduced.push(...result.introduced);
-    checked += result.checked;
-  }
-  return { introduced, checked, unchecked };
-}
-
 /**
- * A type-check without the project's packages compares two walls of "cannot find module" errors: the gate needs
- * the SDK the code imports to resolve from the project.
+ * One gate for one migration: the tsconfig projects stay loaded across the gate's rounds, and each file's errors with
+ * the original texts are computed once, and only for files that have errors with the new ones (most have none).
  */
-function dependenciesInstalled(config: string): boolean {
-  const options =
-    ts.getParsedCommandLineOfConfigFile(config, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined })?.options ?? {};
-  const from = path.join(path.dirname(config), 'index.ts');
-  return ['@modelcontextprotocol/sdk/server/mcp.js', '@modelcontextprotocol/server'].some(
-    (name) => !!ts.resolveModuleName(name, from, { ...options, moduleResolution: ts.ModuleResolutionKind.Bundler }, ts.sys).resolvedModule,
-  );
-}
+export class TypeCheckGate {
+  private readonly projects = new Map<string, Project>();
+  private readonly before = new Map<string, TypeError[]>();
+  private readonly originals = new Map<string, string>();
 
-function checksJs(config: string): boolean {
-  const parsed = ts.getParsedCommandLineOfConfigFile(config, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined });
-  return !!parsed?.options.allowJs && !!parsed.options.checkJs;
-}
+  constructor(private readonly root: string) {}
 
-function checkProject(root: string, config: string, changes: TypeCheckInput[]): { introduced: TypeError[]; checked: number } {
-  const project = new Project({
-    tsConfigFilePath: config,
-    skipAddingFilesFromTsConfig: true,
-    resolutionHost: migrationModuleResolution,
-  });
-  const changed = new Set(changes.map((c) => path.resolve(c.absPath)));
-  const importers = importersOf(config, changed);
-  for (const file of [...changed, ...importers]) project.addSourceFileAtPathIfExists(file);
-  const checkedFiles = [...changed, ...importers];
-  const diagnosticsWith = (texts: Map<string, string>) => {
-    for (const [absPath, text] of texts) project.createSourceFile(absPath, text, { overwrite: true });
+  check(changes: TypeCheckInput[]): TypeCheckResult {
+    const byConfig = new Map<string, TypeCheckInput[]>();
+    const unchecked: TypeCheckResult['unchecked'] = [];
+    for (const change of changes) {
+      this.originals.set(path.resolve(change.absPath), change.before);
+      const config = ts.findConfigFile(path.dirname(change.absPath), ts.sys.fileExists, 'tsconfig.json');
+      const reason = uncheckedBecause(change.absPath, config);
+      if (reason) unchecked.push({ file: change.relPath, reason });
+      else byConfig.set(config!, [...(byConfig.get(config!) ?? []), change]);
+    }
+    const introduced: TypeError[] = [];
+    let checked = 0;
+    for (const [config, group] of byConfig) {
+      const files = this.checkedFiles(config, group);
+      checked += files.length;
+      const after = this.diagnostics(config, files, new Map(group.map((c) => [path.resolve(c.absPath), c.after])));
+      const failing = [...new Set(after.map((e) => e.absPath))];
+      const missing = failing.filter((file) => !this.before.has(file));
+      if (missing.length > 0) {
+        const before = this.diagnostics(config, missing, new Map());
+        for (const file of missing)
+          this.before.set(
+            file,
+            before.filter((e) => e.absPath === file),
+          );
+      }
+      const old = failing.flatMap((file) => this.before.get(file)!);
+      introduced.push(...newErrors(old, after).map(({ absPath: _absPath, ...error }) => error));
+    }
+    return { introduced, checked, unchecked };
+  }
+
+  private project(config: string): Project {
+    let project = this.projects.get(config);
+    if (!project) {
+      project = new Project({ tsConfigFilePath: config, skipAddingFilesFromTsConfig: true, resolutionHost: migrationModuleResolution });
+      this.projects.set(config, project);
+    }
+    return project;
+  }
+
+  /** The changed files and the project files that import them. */
+  private checkedFiles(config: string, changes: TypeCheckInput[]): string[] {
+    const changed = new Set(changes.map((c) => path.resolve(c.absPath)));
+    const files = [...changed, ...importersOf(config, changed)];
+    const project = this.project(config);
+    for (const file of files) if (!project.getSourceFile(file)) project.addSourceFileAtPathIfExists(file);
+    return files;
+  }
+
+  /** Errors of `files` with these texts for the changed files (every other file as it was). */
+  private diagnostics(config: string, files: string[], texts: Map<string, string>): Array<TypeError & { absPath: string }> {
+    const project = this.project(config);
+    for (const [absPath, original] of this.originals) {
+      const text = texts.get(absPath) ?? original;
+      const current = project.getSourceFile(absPath);
+      if (current ? current.getFullText() !== text : texts.has(absPath)) project.createSourceFile(absPath, text, { overwrite: true });
+    }
     const program = project.getProgram().compilerObject;
-    const errors: TypeError[] = [];
-    for (const absPath of checkedFiles) {
+    const errors: Array<TypeError & { absPath: string }> = [];
+    for (const absPath of files) {
       const sourceFile = program.getSourceFile(absPath);
       if (!sourceFile) continue;
       for (const diagnostic of [...program.getSyntacticDiagnostics(sourceFile), ...program.getSemanticDiagnostics(sourceFile)]) {
@@ -101,7 +111,8 @@ function checkProject(root: string, config: string, changes: TypeCheckInput[]): 
         const position =
           diagnostic.start !== undefined ? sourceFile.getLineAndCharacterOfPosition(diagnostic.start) : { line: 0, character: 0 };
         errors.push({
-          relPath: path.relative(root, absPath).split(path.sep).join('/'),
+          absPath,
+          relPath: path.relative(this.root, absPath).split(path.sep).join('/'),
           line: position.line + 1,
           column: position.character + 1,
           code: diagnostic.code,
@@ -110,14 +121,19 @@ function checkProject(root: string, config: string, changes: TypeCheckInput[]): 
       }
     }
     return errors;
-  };
-  const before = diagnosticsWith(new Map(changes.map((c) => [path.resolve(c.absPath), c.before])));
-  const after = diagnosticsWith(new Map(changes.map((c) => [path.resolve(c.absPath), c.after])));
-  return { introduced: newErrors(before, after), checked: checkedFiles.length };
+  }
+}
+
+/** Why a changed file can only be re-parsed, or undefined when it can be type-checked. */
+function uncheckedBecause(absPath: string, config: string | undefined): string | undefined {
+  if (!config) return 'no tsconfig.json covers it';
+  if (/\.[cm]?jsx?$/.test(absPath) && !checksJs(config)) return 'JavaScript without checkJs';
+  if (!dependenciesInstalled(config)) return "the project's dependencies are not installed (run npm install, then apply)";
+  return undefined;
 }
 
 /** Errors of `after` beyond those of `before`, compared by file, code and message (positions move with edits). */
-export function newErrors(before: TypeError[], after: TypeError[]): TypeError[] {
+export function newErrors<E extends TypeError>(before: TypeError[], after: E[]): E[] {
   const key = (e: TypeError) => `${e.relPath}\u0000${e.code}\u0000${e.message}`;
   const counts = new Map<string, number>();
   for (const error of before) counts.set(key(error), (counts.get(key(error)) ?? 0) + 1);
@@ -133,7 +149,7 @@ export function newErrors(before: TypeError[], after: TypeError[]): TypeError[] 
 
 /** Files of the tsconfig project that import one of the changed files (a relative specifier resolving to it). */
 function importersOf(config: string, changed: Set<string>): string[] {
-  const parsed = ts.getParsedCommandLineOfConfigFile(config, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined });
+  const parsed = parsedConfig(config);
   const stems = new Set([...changed].map((file) => file.replace(/\.[cm]?[jt]sx?$/, '')));
   const importers: string[] = [];
   for (const file of parsed?.fileNames ?? []) {
@@ -168,4 +184,25 @@ function migrationModuleResolution(host: ts.ModuleResolutionHost, getOptions: ()
       });
     },
   };
+}
+
+/**
+ * A type-check without the project's packages compares two walls of "cannot find module" errors: the gate needs
+ * the SDK the code imports to resolve from the project.
+ */
+function dependenciesInstalled(config: string): boolean {
+  const options = parsedConfig(config)?.options ?? {};
+  const from = path.join(path.dirname(config), 'index.ts');
+  return ['@modelcontextprotocol/sdk/server/mcp.js', '@modelcontextprotocol/server'].some(
+    (name) => !!ts.resolveModuleName(name, from, { ...options, moduleResolution: ts.ModuleResolutionKind.Bundler }, ts.sys).resolvedModule,
+  );
+}
+
+function checksJs(config: string): boolean {
+  const options = parsedConfig(config)?.options;
+  return !!options?.allowJs && !!options.checkJs;
+}
+
+function parsedConfig(config: string): ts.ParsedCommandLine | undefined {
+  return ts.getParsedCommandLineOfConfigFile(config, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined });
 }
