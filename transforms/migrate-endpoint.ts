@@ -132,8 +132,7 @@ function migrate(edit: FileEdit, plan: EndpointPlan): boolean {
   // Nothing to do on 2025-11-25 for an endpoint that is stateless and guarded already.
   if (!v2 && plan.stateless && plan.originGuarded) return false;
   let changed = false;
-  if (plan.server.kind === 'shared' && plan.server.hoist)
-    changed = hoistServer(edit, plan.server.hoist, plan.server.declaration) || changed;
+  if (plan.server.kind === 'shared' && plan.server.hoist) changed = hoistServer(edit, plan.server.hoist) || changed;
   const regions = plan.regions.filter((r) => r.fn.file === edit.file);
   const endpointRegion = plan.regions.find((r) => r.endpoint);
   const endpoint = endpointPath(edit, plan);
@@ -522,11 +521,11 @@ function renamedForAnswer(adapter: FrameworkAdapter, params: HandlerParams): Han
  * keeps using one instance (a stdio connect, shutdown), `const server = createMcpServer()` stands where it was
  * configured. Call sites pass the factory; a parameter that received the server receives the factory.
  */
-function hoistServer(edit: FileEdit, hoist: ServerHoist, declaration: EndpointPlan['regions'][number]['fn']): boolean {
+function hoistServer(edit: FileEdit, hoist: ServerHoist): boolean {
   let changed = false;
   if (hoist.file === edit.file && !edit.hoisted.has(hoist.variable)) {
     edit.hoisted.add(hoist.variable);
-    moveIntoFactory(edit, hoist, declaration);
+    moveIntoFactory(edit, hoist);
     changed = true;
   }
   const parameter = hoist.parameter;
@@ -537,10 +536,10 @@ function hoistServer(edit: FileEdit, hoist: ServerHoist, declaration: EndpointPl
   return changed;
 }
 
-function moveIntoFactory(edit: FileEdit, hoist: ServerHoist, declarationSpan: EndpointPlan['regions'][number]['fn']): void {
+function moveIntoFactory(edit: FileEdit, hoist: ServerHoist): void {
   const { context } = edit;
   const { j } = context;
-  const declaratorPath = pathAt(context, declarationSpan, ['VariableDeclarator']);
+  const declaratorPath = pathAt(context, hoist.declaration, ['VariableDeclarator']);
   const declaration = declaratorPath?.parent?.node as AnyNode | undefined;
   let statementPath = declaratorPath?.parent as ASTPath | undefined;
   if (statementPath?.parent && (statementPath.parent.node as AnyNode).type === 'ExportNamedDeclaration')

@@ -103,7 +103,7 @@ export function stringLiterals(file: SourceFile, pattern: RegExp): Node[] {
 export function touchedFiles(plan: EndpointPlan): Set<string> {
   const files = new Set<string>(plan.regions.map((r) => r.fn.file));
   if (plan.server.kind === 'shared' && plan.server.hoist) {
-    files.add(plan.server.hoist.file);
+    files.add(plan.server.hoist.declaration.file);
     for (const site of plan.server.hoist.parameter?.callSites ?? []) files.add(site.file);
   }
   if (!plan.verdict.migratable) files.add(plan.verdict.at.file);

@@ -239,7 +239,8 @@ function planSpans(plan: EndpointPlan): Span[] {
   if (plan.server.kind === 'shared') {
     spans.push(plan.server.declaration);
     const hoist = plan.server.hoist;
-    if (hoist) spans.push(...hoist.setup, ...(hoist.parameter ? [hoist.parameter.fn, ...hoist.parameter.callSites] : []));
+    if (hoist)
+      spans.push(hoist.declaration, ...hoist.setup, ...(hoist.parameter ? [hoist.parameter.fn, ...hoist.parameter.callSites] : []));
   }
   if (!plan.verdict.migratable) spans.push(plan.verdict.at);
   return spans;

@@ -34,6 +34,13 @@ export const sharedServerInstance: Rule = {
           { fix },
         );
       }
+      // Passed in as a parameter: the instance itself is declared elsewhere.
+      const instance = server.hoist && server.hoist.declaration.start !== server.declaration.start ? server.hoist.declaration : undefined;
+      const instanceNode = instance?.file === facts.relPath ? facts.nodeAt(instance) : undefined;
+      if (instance && instanceNode && !reported.has(`${instance.start}`)) {
+        reported.add(`${instance.start}`);
+        report(instanceNode, `Shared server: \`${server.hoist!.variable}\` is one instance that every request is served by.`, { fix });
+      }
       for (const site of server.hoist?.parameter?.callSites ?? []) {
         const call = site.file === facts.relPath ? facts.nodeAt(site) : undefined;
         if (!call || reported.has(`${site.start}`)) continue;

@@ -130,8 +130,9 @@ export type ServerSource =
 
 /** How a shared server becomes a factory: where it is declared, what moves into the factory and what else changes. */
 export interface ServerHoist {
-  /** The file that declares the shared server. */
+  /** The file that declares the shared server, and its declaration there. */
   file: string;
+  declaration: Span;
   /** The variable (`server`). */
   variable: string;
   /** The factory's name, free in every file that refers to it (`createMcpServer`). */

@@ -375,6 +375,7 @@ function variableHoist(
   return {
     hoist: {
       file: relPath(declaration.getSourceFile()),
+      declaration: spanOf(declaration, relPath),
       variable: name,
       factory: freeName('createMcpServer', [...involved]),
       exported: [...involved].some((f) => f !== declaration.getSourceFile()),
@@ -417,13 +418,13 @@ function freeName(base: string, files: SourceFile[]): string {
 
 /** `export { server }` / `export default server` elsewhere in the file. */
 function isExportedByName(declaration: Node): boolean {
+  const file = declaration.getSourceFile();
   const symbol = (declaration as Node & { getNameNode(): Node }).getNameNode().getSymbol();
-  return declaration
-    .getSourceFile()
-    .getDescendantsOfKind(SyntaxKind.Identifier)
-    .some(
-      (id) =>
-        id.getSymbol() === symbol &&
-        (id.getFirstAncestorByKind(SyntaxKind.ExportDeclaration) || id.getFirstAncestorByKind(SyntaxKind.ExportAssignment)),
-    );
+  const named = file
+    .getExportDeclarations()
+    .some((d) => !d.getModuleSpecifier() && d.getNamedExports().some((e) => e.getLocalTargetDeclarations().includes(declaration as never)));
+  const byDefault = file
+    .getExportAssignments()
+    .some((a) => Node.isIdentifier(a.getExpression()) && a.getExpression().getSymbol() === symbol);
+  return named || byDefault;
 }
