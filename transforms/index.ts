@@ -16,6 +16,8 @@ export interface TransformModule {
   level: Exclude<FixKind, 'none' | 'manual'>;
   /** Targets it runs for (default: every target). */
   targets?: string[];
+  /** It carries out endpoint plans: it also runs on files a plan touches where no finding of its rules stands. */
+  plans?: boolean;
   run(file: FileInfo, api: API, options: TransformOptions): string | undefined | null;
 }
 
@@ -23,7 +25,7 @@ export const transforms: readonly TransformModule[] = [
   // First: whether the server is local (it binds loopback) decides how later transforms validate Host.
   { id: bindMeta.id, rules: bindMeta.rules, level: 'unsafe', run: bindLocalhost },
   // Every MCP endpoint, whole or not at all, from the analysis's plan: in place, guarded, on the target's SDK.
-  { id: endpointMeta.id, rules: endpointMeta.rules, level: 'auto', run: migrateEndpoint },
+  { id: endpointMeta.id, rules: endpointMeta.rules, level: 'auto', plans: true, run: migrateEndpoint },
   { id: handlesMeta.id, rules: handlesMeta.rules, level: 'unsafe', run: sessionHandles },
   { id: hintsMeta.id, rules: hintsMeta.rules, level: 'auto', run: idempotencyHints },
 ];

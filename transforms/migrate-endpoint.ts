@@ -74,7 +74,7 @@ export default function transform(file: FileInfo, api: API, options: TransformOp
   if (plans.length === 0) return undefined;
   const edit: FileEdit = {
     context,
-    file: context.findings[0].file,
+    file: context.options.relPath ?? context.findings[0]?.file ?? file.path,
     style: { quote: context.quote, typescript: context.typescript },
     dead: new Set(),
     blocks: new Set(),
@@ -107,7 +107,7 @@ export default function transform(file: FileInfo, api: API, options: TransformOp
 
 /** One plan per endpoint, from the findings that carry them. */
 function plansOf(context: TransformContext): EndpointPlan[] {
-  const plans = new Map<string, EndpointPlan>();
+  const plans = new Map<string, EndpointPlan>((context.options.plans ?? []).map((plan) => [plan.id, plan]));
   for (const finding of context.findings) {
     const plan = endpointPlanOf(finding);
     if (plan && !plans.has(plan.id)) plans.set(plan.id, plan);
@@ -531,6 +531,7 @@ function hoistServer(edit: FileEdit, hoist: ServerHoist): boolean {
   const parameter = hoist.parameter;
   if (parameter) {
     for (const site of parameter.callSites.filter((s) => s.file === edit.file)) changed = passFactory(edit, hoist, site) || changed;
+    for (const site of parameter.wrapSites.filter((s) => s.file === edit.file)) changed = wrapInFactory(edit, site) || changed;
     if (parameter.fn.file === edit.file) changed = parameterTakesFactory(edit, hoist, parameter) || changed;
   }
   return changed;
@@ -596,6 +597,15 @@ function importModuleOf(context: TransformContext, local: string): string | unde
       return (declaration.source as AnyNode).value as string;
   }
   return undefined;
+}
+
+/** A test's own server, passed where a factory is now expected: `start(server)` → `start(() => server)`. */
+function wrapInFactory(edit: FileEdit, span: EndpointPlan['regions'][number]['fn']): boolean {
+  const argumentPath = pathAt(edit.context, span, ['Identifier', 'MemberExpression', 'CallExpression', 'NewExpression']);
+  if (!argumentPath) throw new Error(`the argument at ${span.file}:${span.line} was not found`);
+  const text = edit.context.j(argumentPath.node as never).toSource();
+  argumentPath.replace(edit.context.j.identifier(inlinePlaceholder(edit.context, `() => ${text}`)) as never);
+  return true;
 }
 
 /** `function start(server: Server)` → `function start(createMcpServer: () => Server)`. */

@@ -104,7 +104,8 @@ export function touchedFiles(plan: EndpointPlan): Set<string> {
   const files = new Set<string>(plan.regions.map((r) => r.fn.file));
   if (plan.server.kind === 'shared' && plan.server.hoist) {
     files.add(plan.server.hoist.declaration.file);
-    for (const site of plan.server.hoist.parameter?.callSites ?? []) files.add(site.file);
+    for (const site of [...(plan.server.hoist.parameter?.callSites ?? []), ...(plan.server.hoist.parameter?.wrapSites ?? [])])
+      files.add(site.file);
   }
   if (!plan.verdict.migratable) files.add(plan.verdict.at.file);
   return files;

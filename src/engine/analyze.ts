@@ -6,6 +6,7 @@ import type { ReportOptions, Rule } from '../rules/rule';
 import { FileFacts, type ProjectFacts } from '../analysis/file-facts';
 import { fileValidatesOrigin } from '../analysis/origin';
 import { projectEndpoints } from '../analysis/endpoints/build';
+import { isTestFile } from '../analysis/endpoints/classify';
 import type { EndpointPlan, Span } from '../analysis/endpoints/model';
 import { applySuppressions, parseSuppressions } from './suppressions';
 import { findMarkers } from './markers';
@@ -183,6 +184,7 @@ function analyzeFile(relPath: string, sourceFile: SourceFile, projectFacts: Proj
     rule.check({ sourceFile, facts, report });
   }
   attachPlans(raw, facts.endpoints, relPath);
+  if (isTestFile(relPath, sourceFile)) asTestFindings(raw);
   raw.push(...findMarkers(relPath, sourceFile));
   const suppressions = parseSuppressions(relPath, sourceFile.getFullText());
   const findings = applySuppressions(raw, suppressions, relPath);
@@ -250,4 +252,17 @@ function within(finding: Finding, span: Span): boolean {
   const after = finding.line > span.line || (finding.line === span.line && finding.column >= span.column);
   const before = finding.line < span.endLine || (finding.line === span.endLine && finding.column <= span.endColumn);
   return after && before;
+}
+
+/** In a test, what the endpoint rules find is what the test relies on: one `session-test` warning, never a marker. */
+function asTestFindings(findings: Finding[]): void {
+  for (const finding of findings) {
+    if (!ENDPOINT_RULES.has(finding.ruleId)) continue;
+    finding.message = `Test relies on the old transport (${finding.ruleId}): ${finding.message}`;
+    finding.ruleId = 'session-test';
+    finding.severity = 'warning';
+    finding.fix = 'manual';
+    finding.hint = 'Update the test for stateless Streamable HTTP: one POST endpoint, no session id, 405 on GET and DELETE.';
+    delete finding.data;
+  }
 }

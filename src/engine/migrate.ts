@@ -6,6 +6,7 @@ import jscodeshift from 'jscodeshift';
 import type { FileProblem, Finding, ManualItem } from '../model';
 import type { Rule } from '../rules/rule';
 import { endpointPlanOf, type EndpointPlan } from '../analysis/endpoints/model';
+import { touchedFiles } from '../analysis/file-facts';
 import { allRules } from '../rules';
 import { bindSites, LOOPBACK } from '../analysis/binds';
 import { servesMcp } from '../analysis/serves-mcp';
@@ -45,6 +46,8 @@ export interface MigrateOptions {
   localServer?: true;
   /** Endpoint plans (by id) to leave as they were, with why (a change of theirs was rolled back). */
   rolledBack?: Record<string, string>;
+  /** (per file, set by the loop) the endpoint plans that touch the file. */
+  plans?: EndpointPlan[];
 }
 
 export interface Migration {
@@ -108,8 +111,10 @@ export function migrateSources(sources: SourceInput[], options: MigrateOptions =
       const working = files.get(fileAnalysis.relPath)!;
       if (working.failed || fileAnalysis.parseError) continue;
       const findings = fileAnalysis.findings.filter((f) => transform.rules.includes(f.ruleId));
-      if (findings.length === 0) continue;
-      stale = runTransform(transform, working, findings, localOptions, problems, applied) || stale;
+      // The endpoint transform also edits files its plans touch without a finding there (a test's call site).
+      const plans = transform.plans ? analysis.endpoints().filter((plan) => touchedFiles(plan).has(fileAnalysis.relPath)) : [];
+      if (findings.length === 0 && plans.length === 0) continue;
+      stale = runTransform(transform, working, findings, { ...localOptions, plans }, problems, applied) || stale;
     }
   }
   if (stale) {
@@ -238,6 +243,8 @@ function runTransform(
       localServer: options.localServer,
       rolledBack: options.rolledBack,
       appliedEndpoints,
+      plans: options.plans,
+      relPath: working.source.relPath,
     });
   } catch (error) {
     working.failed = {

@@ -33,6 +33,19 @@ export const allRules: readonly Rule[] = [
 /** Findings the engine itself produces (markers, suppressions), described like rules for the reporters. */
 export const engineRuleMetas: readonly RuleMeta[] = [
   {
+    id: 'session-test',
+    title: 'A test that drives the deprecated transport or asserts protocol sessions',
+    severity: 'warning',
+    fix: 'manual',
+    doc:
+      'Tests are not endpoints: a test that boots a server over HTTP+SSE, reads `Mcp-Session-Id`, or expects a GET stream or ' +
+      'a DELETE session asserts behaviour the migration removes. mcp-migrate never rewrites such a test or leaves a marker in ' +
+      'it; it reports what the test relies on, so that it can be updated with the server (POST one endpoint; expect 405 on ' +
+      'GET/DELETE and no session header).',
+    hint: 'Update the test for stateless Streamable HTTP: one POST endpoint, no session id, 405 on GET and DELETE.',
+    sources: ['spec 2026-07-28 basic/transports/streamable-http.mdx § Earlier Streamable HTTP Revisions'],
+  },
+  {
     id: 'unused-suppression',
     title: 'An mcp-migrate-ignore comment that silences nothing',
     severity: 'warning',

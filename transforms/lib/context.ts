@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import type { API, Collection, FileInfo, JSCodeshift, Options } from 'jscodeshift';
 import type { Finding } from '../../src/model';
+import type { EndpointPlan } from '../../src/analysis/endpoints/model';
 import { expandPlaceholders } from './emit';
 
 export interface TransformOptions extends Options {
@@ -21,6 +22,10 @@ export interface TransformOptions extends Options {
   rolledBack?: Record<string, string>;
   /** Filled by the endpoint transform with the ids of the plans it carried out in this file. */
   appliedEndpoints?: Set<string>;
+  /** The endpoint plans that touch this file (the engine's; standalone, the findings carry them). */
+  plans?: EndpointPlan[];
+  /** The file's path as plans and findings name it (relative to the scanned root). */
+  relPath?: string;
 }
 
 export interface TransformContext {

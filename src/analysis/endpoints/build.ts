@@ -172,7 +172,9 @@ function planOf(group: DraftRegion[], relPath: RelPathOf, local: boolean): Endpo
   );
   const options = (name: string) =>
     constructions.map((c) => c.getArguments()[0]).map((o) => (o && Node.isObjectLiteralExpression(o) ? o.getProperty(name) : undefined));
+  // Stateless already: a fresh server and a session-less transport per request, POST only.
   const stateless =
+    server.source.kind === 'built' &&
     !stream &&
     !group.some((r) => r.roles.has('sse-messages')) &&
     constructions.length > 0 &&
@@ -348,6 +350,7 @@ function verdictOf(plan: EndpointPlan, group: DraftRegion[], connect: Node | und
       return stop('the helper that handles the request is not async; make it async first', at);
     }
     if (region.arrivals.length === 0) return stop('no route, listener or caller reaches this handler', at);
+    if (!Node.isBlock(region.block)) return stop('the handler is an arrow function without a block body; give it braces first', at);
   }
   const server = plan.server;
   const serverAt = connect ? spanOf(connect, relPath) : plan.regions[0].fn;

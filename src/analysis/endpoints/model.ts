@@ -147,7 +147,14 @@ export interface ServerHoist {
    * The regions reach it through a parameter (`startSseServer(server)`): the parameter becomes a factory and these
    * call sites pass the factory instead of the instance.
    */
-  parameter?: { fn: Span; name: string; index: number; callSites: Span[] };
+  parameter?: {
+    fn: Span;
+    name: string;
+    index: number;
+    callSites: Span[];
+    /** Arguments that tests pass (servers of their own): each becomes `() => <argument>`. */
+    wrapSites: Span[];
+  };
 }
 
 /** What the transport was configured with, beyond sessions. */
@@ -165,7 +172,7 @@ export interface EndpointPlan {
   regions: Region[];
   server: ServerSource;
   transport: TransportOptions;
-  /** The endpoint is stateless already (fresh transport with `sessionIdGenerator: undefined` per request). */
+  /** The endpoint is stateless already: a fresh server and a session-less transport per request, POST only. */
   stateless: boolean;
   /** Session machinery the migration removes: stores, id generators, event stores (spans, for the report). */
   sessionSites: Span[];

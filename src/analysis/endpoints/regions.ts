@@ -72,7 +72,7 @@ export function requestFunctionOf(argument: Node, depth = 0): FunctionNode | und
 /** The region around a node inside a request function: the innermost path branch, the rest after a path guard, or the function. */
 export function regionAround(node: Node, fn: FunctionNode, depth = 0): RegionNode | undefined {
   const body = fn.getBody();
-  if (!body || !Node.isBlock(body)) return undefined;
+  if (!body) return undefined;
   let branch: IfStatement | undefined;
   for (let current: Node | undefined = node; current && current !== body; current = current.getParent()) {
     const parent = current.getParent();
@@ -105,7 +105,8 @@ export function regionAround(node: Node, fn: FunctionNode, depth = 0): RegionNod
       framework,
     };
   }
-  const statements = body.getStatements();
+  // (`(req, res) => serveMcp(req, res)`: an expression body is a region only as a caller; it is never rewritten)
+  const statements = Node.isBlock(body) ? body.getStatements() : [];
   const at = statements.findIndex((s) => contains(s, node));
   for (let k = at - 1; k >= 0; k--) {
     const literal = pathGuardLiteral(statements[k]);

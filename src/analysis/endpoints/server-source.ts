@@ -1,11 +1,12 @@
 // Where the server a request region connects comes from. Built in the region (`const server = createServer(token)`,
 // with the statements that compute its inputs and answer early), or shared (one instance at module level, in an
 // enclosing function, or passed in as a parameter) — then it must become a factory first, and this says how.
-import { Node, SyntaxKind, type Block, type SourceFile, type Symbol as MorphSymbol } from 'ts-morph';
+import { Node, SyntaxKind, type Block, type CallExpression, type SourceFile, type Symbol as MorphSymbol } from 'ts-morph';
 import type { FileFacts } from '../file-facts';
 import { resolveHandler } from '../routes';
 import type { ServerHoist, ServerSource } from './model';
 import { declarationOf, type RegionNode } from './regions';
+import { isTestFile } from './classify';
 import { connectCalls, type SessionMachinery } from './sites';
 import {
   contains,
@@ -288,7 +289,10 @@ function parameterHoist(
       blocker: `the server parameter \`${name}\` is also used outside the request handler (\`${firstLine(statementOf(otherUses[0]) ?? otherUses[0])}\`)`,
     };
   }
-  const calls = callsTo(owner);
+  // Tests pass servers of their own: they keep doing so through a factory that returns theirs (`() => server`).
+  const all = callsTo(owner);
+  const calls = all.filter((c) => !isTestFile(relPath(c.getSourceFile()), c.getSourceFile()));
+  const testCalls = all.filter((c) => !calls.includes(c) && c.getArguments()[index]);
   if (calls.length === 0) return { blocker: `nothing in the project calls the function that receives the server \`${name}\`` };
   let target: Node | undefined;
   for (const call of calls) {
@@ -304,19 +308,25 @@ function parameterHoist(
   return {
     hoist: {
       ...hoisted.hoist,
-      parameter: { fn: spanOf(owner, relPath), name, index, callSites: calls.map((c) => spanOf(c, relPath)) },
+      parameter: {
+        fn: spanOf(owner, relPath),
+        name,
+        index,
+        callSites: calls.map((c) => spanOf(c, relPath)),
+        wrapSites: testCalls.map((c) => spanOf(c.getArguments()[index], relPath)),
+      },
     },
   };
 }
 
-function callsTo(fn: FunctionNode): Node[] & Array<Node & { getArguments(): Node[] }> {
+function callsTo(fn: FunctionNode): CallExpression[] {
   const nameNode = Node.isFunctionDeclaration(fn)
     ? fn.getNameNode()
     : Node.isVariableDeclaration(fn.getParent())
       ? (fn.getParent() as Node & { getNameNode(): Node }).getNameNode()
       : undefined;
   if (!nameNode || !Node.isIdentifier(nameNode)) return [];
-  const calls: Array<Node & { getArguments(): Node[] }> = [];
+  const calls: CallExpression[] = [];
   for (const reference of nameNode.findReferencesAsNodes()) {
     const call = reference.getParent();
     if (Node.isCallExpression(call) && call.getExpression() === reference) calls.push(call);
