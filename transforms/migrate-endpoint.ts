@@ -183,6 +183,22 @@ function replaceStatements(edit: FileEdit, site: RegionSite, code: string[]): vo
   const removed = site.statements.splice(site.from, site.statements.length - site.from);
   for (const statement of removed) for (const name of referencedNames(edit.context.j, statement)) edit.dead.add(name);
   site.statements.push(placeholder(edit.context, code.join('\n'), 'tight'));
+  markUnusedParams(edit, site.fn, code);
+}
+
+/**
+ * A parameter the rewritten handler no longer reads (`sessions`, `url`) gets a leading `_`, so `noUnusedParameters`
+ * keeps compiling; callers still pass it.
+ */
+function markUnusedParams(edit: FileEdit, fn: AnyNode, code: string[]): void {
+  const generated = code.join('\n');
+  const used = referencedNames(edit.context.j, fn.body);
+  for (const param of (fn.params as AnyNode[]) ?? []) {
+    if (param.type !== 'Identifier' || (param.name as string).startsWith('_')) continue;
+    const name = param.name as string;
+    if (used.has(name) || new RegExp(`(?<![\\w$.])${name.replace(/\$/g, '\\$')}(?![\\w$])`).test(generated)) continue;
+    param.name = `_${name}`;
+  }
 }
 
 /** The handler's parameters, with a leading `_` dropped from those the new code uses (when the plain name is free). */
