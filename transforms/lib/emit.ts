@@ -90,7 +90,9 @@ export function placeholderNames(context: TransformContext): Set<string> {
   for (const { code } of [...(placeholders.get(context) ?? []), ...(inlines.get(context) ?? [])]) {
     // Words in comments and strings are not references.
     const bare = code.replace(/\/\/[^\n]*|\/\*[\s\S]*?\*\/|'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"/g, ' ');
-    for (const match of bare.matchAll(/[A-Za-z_$][\w$]*/g)) names.add(match[0]);
+    // A name the code declares itself (`const transport = …`) refers to that declaration, not to one outside.
+    const declared = new Set([...bare.matchAll(/\b(?:const|let|var|function)\s+([A-Za-z_$][\w$]*)/g)].map((m) => m[1]));
+    for (const match of bare.matchAll(/[A-Za-z_$][\w$]*/g)) if (!declared.has(match[0])) names.add(match[0]);
   }
   return names;
 }

@@ -355,8 +355,9 @@ function verdictOf(plan: EndpointPlan, group: DraftRegion[], connect: Node | und
   const server = plan.server;
   const serverAt = connect ? spanOf(connect, relPath) : plan.regions[0].fn;
   if (server.kind === 'unknown') return stop(server.why, serverAt);
-  if (server.kind === 'shared' && (server.blocker || !server.hoist))
+  if (server.kind === 'shared' && (server.blocker || !(server.hoist || server.factoryCall))) {
     return stop(server.blocker ?? 'the shared server cannot become a factory', server.declaration);
+  }
   if (!plan.path.code && !plan.regions.some((r) => r.role === 'streamable' || r.role === 'sse-both')) {
     const stream = group.find((r) => r.roles.has('sse-stream'))?.node;
     const addable = stream && (stream.kind === 'branch' || stream.arrivals.some((a) => a.kind === 'route'));

@@ -242,6 +242,9 @@ function shared(reference: Node, local: Node, region: RegionNode, relPath: RelPa
       return { ...base, blocker: `\`${reference.getText()}\` is a parameter of something that is not a function` };
     return { ...base, ...parameterHoist(reference.getText(), declaration, owner, region, relPath) };
   }
+  // `const { server, cleanup } = createServer()`: each request takes the server from a call of its own.
+  const destructured = destructuredFactoryCall(declaration, region);
+  if (destructured) return { ...base, factoryCall: destructured };
   if (!Node.isVariableDeclaration(declaration)) {
     return {
       ...base,
@@ -252,6 +255,25 @@ function shared(reference: Node, local: Node, region: RegionNode, relPath: RelPa
   // `const server = buildServer()` used only to serve: the region calls the factory that already exists.
   const factoryCall = factoryCallOf(declaration, hoisted.hoist);
   return factoryCall ? { ...base, factoryCall } : { ...base, ...hoisted };
+}
+
+/** `const { server } = createServer()` at module level, the server used only to serve: `createServer().server`. */
+function destructuredFactoryCall(declaration: Node, region: RegionNode): string | undefined {
+  if (!Node.isBindingElement(declaration) || declaration.getDotDotDotToken()) return undefined;
+  const variable = declaration.getFirstAncestorByKind(SyntaxKind.VariableDeclaration);
+  const init = variable?.getInitializer();
+  if (!variable || !init || !Node.isCallExpression(init) || !Node.isSourceFile(variable.getVariableStatement()?.getParent()))
+    return undefined;
+  if (!Node.isObjectBindingPattern(declaration.getParent())) return undefined;
+  // (in this file: references across files would follow the property into the factory's `return { server }`)
+  const symbol = declaration.getNameNode().getSymbol();
+  const uses = declaration
+    .getSourceFile()
+    .getDescendantsOfKind(SyntaxKind.Identifier)
+    .filter((id) => id.getSymbol() === symbol && id !== declaration.getNameNode() && !contains(region.fn, id));
+  if (uses.some((id) => !keepsOnly(id))) return undefined;
+  const property = declaration.getPropertyNameNode()?.getText() ?? declaration.getName();
+  return `${templateText(init)}.${property}`;
 }
 
 /** A shared server made by one call of a module-level factory, configured nowhere else and used only to serve. */
@@ -366,17 +388,19 @@ function variableHoist(
   const statements = (container as SourceFile | Block).getStatements();
   const after = statements.slice(statements.indexOf(statement) + 1);
   const setup = after.filter((s) => isSetupStatement(s, symbol, callSites));
-  const uses = (container as Node)
-    .getDescendantsOfKind(SyntaxKind.Identifier)
-    .filter((id) => id.getSymbol() === symbol && id !== declaration.getNameNode());
+  // Every use, in this file and in the files that import it.
+  const uses = referencesTo(declaration.getNameNode());
   const elsewhere = uses.filter(
     (id) => !setup.some((s) => contains(s, id)) && !connecting.some((fn) => contains(fn, id)) && !callSites.some((c) => contains(c, id)),
   );
-  const reassigned = elsewhere.find((id) => {
-    const parent = id.getParent();
-    return Node.isBinaryExpression(parent) && parent.getLeft() === id && parent.getOperatorToken().getKind() === SyntaxKind.EqualsToken;
-  });
-  if (reassigned) return { blocker: `\`${name}\` is reassigned (\`${firstLine(statementOf(reassigned) ?? reassigned)}\`)` };
+  // One instance may stay for code that only connects or closes it (a stdio branch, shutdown); code that configures
+  // or hands it on would configure an instance the per-request servers never see.
+  const escaping = elsewhere.find((id) => !keepsOnly(id));
+  if (escaping) {
+    return {
+      blocker: `\`${name}\` is also used where it may be configured or handed on (\`${firstLine(statementOf(escaping) ?? escaping)}\`); register everything in one factory, then build one server per request`,
+    };
+  }
   const involved = new Set<SourceFile>([
     declaration.getSourceFile(),
     ...connecting.map((f) => f.getSourceFile()),
@@ -393,6 +417,54 @@ function variableHoist(
       keepsInstance: elsewhere.length > 0 || statement.isExported() || isExportedByName(declaration),
     },
   };
+}
+
+/** The identifiers that refer to a declaration's name, across the project (imports included), itself excluded. */
+function referencesTo(nameNode: Node): Node[] {
+  if (!Node.isIdentifier(nameNode)) return [];
+  try {
+    return nameNode.findReferencesAsNodes().filter((ref) => ref !== nameNode);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * A use that keeps working with one instance made by the factory: `server.connect(stdio)`, `server.close()`,
+ * `server.onerror = …`, or its import and export (whose importers are checked as uses too).
+ */
+function keepsOnly(id: Node): boolean {
+  const parent = id.getParent();
+  if (Node.isImportSpecifier(parent) || Node.isImportClause(parent) || Node.isExportSpecifier(parent) || Node.isExportAssignment(parent))
+    return true;
+  // Handed to another function that only connects it per request (a second endpoint of the same server).
+  if (Node.isCallExpression(parent) && parent.getArguments().includes(id as never))
+    return onlyConnects(parent, parent.getArguments().indexOf(id as never));
+  if (!Node.isPropertyAccessExpression(parent) || parent.getExpression() !== id) return false;
+  const use = parent.getParent();
+  if (Node.isCallExpression(use) && use.getExpression() === parent) return /^(?:connect|close)$/.test(parent.getName());
+  return (
+    Node.isBinaryExpression(use) &&
+    use.getLeft() === parent &&
+    use.getOperatorToken().getKind() === SyntaxKind.EqualsToken &&
+    /^on(?:error|close)$/.test(parent.getName())
+  );
+}
+
+/** The called function's parameter at `index` is only ever `.connect()`ed. */
+function onlyConnects(call: CallExpression, index: number): boolean {
+  const fn = resolveHandler(call.getExpression());
+  const parameter = fn && isFunctionNode(fn) ? fn.getParameters()[index] : undefined;
+  const nameNode = parameter && Node.isParameterDeclaration(parameter) ? parameter.getNameNode() : undefined;
+  if (!nameNode || !Node.isIdentifier(nameNode)) return false;
+  const uses = referencesTo(nameNode);
+  return (
+    uses.length > 0 &&
+    uses.every((use) => {
+      const access = use.getParent();
+      return Node.isPropertyAccessExpression(access) && access.getName() === 'connect' && Node.isCallExpression(access.getParent());
+    })
+  );
 }
 
 /** `server.tool(…)`, `server.server.setRequestHandler(…)`, `server.onerror = …`, `registerTools(server)`. */
