@@ -73,6 +73,8 @@ function originsOfBinding(node: Node, depth: number, seen: Set<Node>): ImportOri
   if (!symbol) return [];
   const origins: ImportOrigin[] = [];
   for (const declaration of symbol.getDeclarations()) {
+    // `session.transport` where `interface Session { transport: StreamableHTTPServerTransport }`.
+    if (Node.isPropertySignature(declaration)) origins.push(...typeOrigins(declaration.getTypeNode()));
     if (
       Node.isVariableDeclaration(declaration) ||
       Node.isPropertyDeclaration(declaration) ||

@@ -24,8 +24,20 @@ export function transportSites(facts: FileFacts): TransportSite[] {
   for (const call of facts.methodCalls('handlePostMessage', ['SSEServerTransport'])) {
     sites.push({ kind: 'sse-messages', node: call, requestArgs: call.getArguments().slice(0, 2) });
   }
+  const handled = new Set<Node>();
   for (const call of facts.methodCalls('handleRequest', ['StreamableHTTPServerTransport'])) {
+    handled.add(call);
     sites.push({ kind: 'streamable', node: call, requestArgs: call.getArguments().slice(0, 2) });
+  }
+  // `session.transport.handleRequest(req, res)`: a transport kept in an object whose type the analysis cannot see
+  // (no library types are loaded), in a file that works with the Streamable HTTP transport.
+  if (facts.constructions('StreamableHTTPServerTransport').length > 0) {
+    for (const call of nodesOfKind(facts.sourceFile, SyntaxKind.CallExpression)) {
+      const callee = call.getExpression();
+      if (handled.has(call) || !Node.isPropertyAccessExpression(callee) || callee.getName() !== 'handleRequest') continue;
+      if (!/transport$/i.test(callee.getExpression().getText())) continue;
+      sites.push({ kind: 'streamable', node: call, requestArgs: call.getArguments().slice(0, 2) });
+    }
   }
   return sites;
 }
