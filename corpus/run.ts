@@ -30,7 +30,8 @@ import {
 import { runStep, stopEverything, track, truncateLog, withoutStdout } from './steps';
 
 const RECIPES_DIR = path.join(REPO_ROOT, 'corpus', 'recipes');
-const CLI = path.join(REPO_ROOT, 'bin', 'mcp-migrate.js');
+// `--tool DIR` runs a snapshot of mcp-migrate (a copy with its dist/), so the repository can change during a long run.
+const DEFAULT_CLI = path.join(REPO_ROOT, 'bin', 'mcp-migrate.js');
 const TOOL_TIMEOUT_MS = 10 * 60_000;
 const GIT_TIMEOUT_MS = 2 * 60_000;
 const DEFAULT_BOOT_TIMEOUT_S = 30;
@@ -43,10 +44,12 @@ interface Options {
   jobs: number;
   out: string;
   keep: boolean;
+  /** The mcp-migrate CLI to run (`--tool DIR`: a snapshot's bin/mcp-migrate.js). */
+  cli: string;
 }
 
 const USAGE =
-  'usage: npm run corpus -- DIR [--target 2025-11-25|2026-07-28|both] [--only ID,…] [--work SCRATCH] [--jobs N] [--out FILE] [--keep]';
+  'usage: npm run corpus -- DIR [--target 2025-11-25|2026-07-28|both] [--only ID,…] [--work SCRATCH] [--jobs N] [--out FILE] [--keep] [--tool DIR]';
 
 function isInside(child: string, parent: string): boolean {
   const relative = path.relative(parent, child);
@@ -64,6 +67,7 @@ function readOptions(argv: string[]): Options {
       jobs: { type: 'string', default: '1' },
       out: { type: 'string' },
       keep: { type: 'boolean', default: false },
+      tool: { type: 'string' },
     },
   });
   if (positionals.length !== 1) throw new Error(USAGE);
@@ -84,6 +88,7 @@ function readOptions(argv: string[]): Options {
     jobs,
     out: path.resolve(values.out ?? path.join(work, 'results.json')),
     keep: values.keep ?? false,
+    cli: values.tool ? path.join(path.resolve(values.tool), 'bin', 'mcp-migrate.js') : DEFAULT_CLI,
   };
 }
 
@@ -303,10 +308,10 @@ function parseReport(stdout: string): JsonReport | undefined {
   }
 }
 
-async function runTool(command: 'apply' | 'check', copy: string, recipe: Recipe, target: Target) {
+async function runTool(cli: string, command: 'apply' | 'check', copy: string, recipe: Recipe, target: Target) {
   const scan = shellQuote(path.join(copy, recipe.scan));
   const args = command === 'apply' ? `--target ${target} --format json` : '--format json';
-  const result = await runStep(`${shellQuote(process.execPath)} ${shellQuote(CLI)} ${command} ${scan} ${args}`, {
+  const result = await runStep(`${shellQuote(process.execPath)} ${shellQuote(cli)} ${command} ${scan} ${args}`, {
     cwd: copy,
     env: cleanEnv(),
     timeoutMs: TOOL_TIMEOUT_MS,
@@ -314,8 +319,8 @@ async function runTool(command: 'apply' | 'check', copy: string, recipe: Recipe,
   return { result, report: parseReport(result.stdout) };
 }
 
-async function applyTool(copy: string, recipe: Recipe, target: Target): Promise<TargetResult['apply']> {
-  const { result, report } = await runTool('apply', copy, recipe, target);
+async function applyTool(cli: string, copy: string, recipe: Recipe, target: Target): Promise<TargetResult['apply']> {
+  const { result, report } = await runTool(cli, 'apply', copy, recipe, target);
   const markers = await findMarkers(copy);
   const step = withoutStdout(result);
   if (!report) return { ...step, status: 'failed', detail: `${step.detail ?? 'exit 0'}; no JSON report`, summary: undefined };
@@ -332,8 +337,8 @@ async function applyTool(copy: string, recipe: Recipe, target: Target): Promise<
   return { ...step, detail: `${step.detail ?? 'exit 0'}${problems}`, log: undefined, summary };
 }
 
-async function checkTool(copy: string, recipe: Recipe, target: Target): Promise<TargetResult['check']> {
-  const { result, report } = await runTool('check', copy, recipe, target);
+async function checkTool(cli: string, copy: string, recipe: Recipe, target: Target): Promise<TargetResult['check']> {
+  const { result, report } = await runTool(cli, 'check', copy, recipe, target);
   return { ...withoutStdout(result), log: undefined, findingsByRule: report?.summary?.findingsByRule };
 }
 
@@ -352,8 +357,8 @@ async function runTarget(
   // A user runs apply in a working tree that has its packages (the type-check gate needs them); the migrated manifest
   // is installed again below.
   await shellStep(recipe.install, path.join(copy, recipe.app), recipe);
-  const apply = await applyTool(copy, recipe, target);
-  const check = await checkTool(copy, recipe, target);
+  const apply = await applyTool(options.cli, copy, recipe, target);
+  const check = await checkTool(options.cli, copy, recipe, target);
   const steps = await buildApp(recipe, copy);
   const built = steps.install.status === 'ok' && steps.build.status !== 'failed';
   const endpointPath = recipe.endpoint;
