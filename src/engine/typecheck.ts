@@ -18,6 +18,8 @@ export interface TypeError {
   column: number;
   code: number;
   message: string;
+  /** The head of the message, without the chained details: what errors are compared by. */
+  head: string;
 }
 
 export interface TypeCheckResult {
@@ -49,7 +51,7 @@ export class TypeCheckGate {
     for (const change of changes) {
       this.originals.set(path.resolve(change.absPath), change.before);
       const config = ts.findConfigFile(path.dirname(change.absPath), ts.sys.fileExists, 'tsconfig.json');
-      const reason = uncheckedBecause(change.absPath, config);
+      const reason = uncheckedBecause(change.absPath, config ? this.config(config) : undefined);
       if (reason) unchecked.push({ file: change.relPath, reason });
       else byConfig.set(config!, [...(byConfig.get(config!) ?? []), change]);
     }
@@ -75,6 +77,13 @@ export class TypeCheckGate {
     return { introduced, checked, unchecked };
   }
 
+  private readonly configs = new Map<string, ts.ParsedCommandLine | undefined>();
+
+  private config(config: string): { path: string; parsed: ts.ParsedCommandLine | undefined } {
+    if (!this.configs.has(config)) this.configs.set(config, parsedConfig(config));
+    return { path: config, parsed: this.configs.get(config) };
+  }
+
   private project(config: string): Project {
     let project = this.projects.get(config);
     if (!project) {
@@ -87,7 +96,7 @@ export class TypeCheckGate {
   /** The changed files and the project files that import them. */
   private checkedFiles(config: string, changes: TypeCheckInput[]): string[] {
     const changed = new Set(changes.map((c) => path.resolve(c.absPath)));
-    const files = [...changed, ...importersOf(config, changed)];
+    const files = [...changed, ...importersOf(this.config(config).parsed, changed)];
     const project = this.project(config);
     for (const file of files) if (!project.getSourceFile(file)) project.addSourceFileAtPathIfExists(file);
     return files;
@@ -117,6 +126,8 @@ export class TypeCheckGate {
           column: position.character + 1,
           code: diagnostic.code,
           message: ts.flattenDiagnosticMessageText(diagnostic.messageText, ' '),
+          // (the chain under the head message names other files, which differ between runs of the same error)
+          head: typeof diagnostic.messageText === 'string' ? diagnostic.messageText : diagnostic.messageText.messageText,
         });
       }
     }
@@ -125,16 +136,24 @@ export class TypeCheckGate {
 }
 
 /** Why a changed file can only be re-parsed, or undefined when it can be type-checked. */
-function uncheckedBecause(absPath: string, config: string | undefined): string | undefined {
+function uncheckedBecause(
+  absPath: string,
+  config: { path: string; parsed: ts.ParsedCommandLine | undefined } | undefined,
+): string | undefined {
   if (!config) return 'no tsconfig.json covers it';
-  if (/\.[cm]?jsx?$/.test(absPath) && !checksJs(config)) return 'JavaScript without checkJs';
-  if (!dependenciesInstalled(config)) return "the project's dependencies are not installed (run npm install, then apply)";
+  // A file its nearest tsconfig does not include (tests outside `include`) is not type-checked by the project either.
+  if (!(config.parsed?.fileNames ?? []).some((file) => path.resolve(file) === path.resolve(absPath)))
+    return 'its tsconfig.json does not include it';
+  if (/\.[cm]?jsx?$/.test(absPath) && !(config.parsed?.options.allowJs && config.parsed.options.checkJs))
+    return 'JavaScript without checkJs';
+  if (!dependenciesInstalled(config.path, config.parsed))
+    return "the project's dependencies are not installed (run npm install, then apply)";
   return undefined;
 }
 
 /** Errors of `after` beyond those of `before`, compared by file, code and message (positions move with edits). */
 export function newErrors<E extends TypeError>(before: TypeError[], after: E[]): E[] {
-  const key = (e: TypeError) => `${e.relPath}\u0000${e.code}\u0000${e.message}`;
+  const key = (e: TypeError) => `${e.relPath}\u0000${e.code}\u0000${e.head}`;
   const counts = new Map<string, number>();
   for (const error of before) counts.set(key(error), (counts.get(key(error)) ?? 0) + 1);
   return after.filter((error) => {
@@ -148,8 +167,7 @@ export function newErrors<E extends TypeError>(before: TypeError[], after: E[]):
 }
 
 /** Files of the tsconfig project that import one of the changed files (a relative specifier resolving to it). */
-function importersOf(config: string, changed: Set<string>): string[] {
-  const parsed = parsedConfig(config);
+function importersOf(parsed: ts.ParsedCommandLine | undefined, changed: Set<string>): string[] {
   const stems = new Set([...changed].map((file) => file.replace(/\.[cm]?[jt]sx?$/, '')));
   const importers: string[] = [];
   for (const file of parsed?.fileNames ?? []) {
@@ -190,17 +208,12 @@ function migrationModuleResolution(host: ts.ModuleResolutionHost, getOptions: ()
  * A type-check without the project's packages compares two walls of "cannot find module" errors: the gate needs
  * the SDK the code imports to resolve from the project.
  */
-function dependenciesInstalled(config: string): boolean {
-  const options = parsedConfig(config)?.options ?? {};
+function dependenciesInstalled(config: string, parsed: ts.ParsedCommandLine | undefined): boolean {
+  const options = parsed?.options ?? {};
   const from = path.join(path.dirname(config), 'index.ts');
   return ['@modelcontextprotocol/sdk/server/mcp.js', '@modelcontextprotocol/server'].some(
     (name) => !!ts.resolveModuleName(name, from, { ...options, moduleResolution: ts.ModuleResolutionKind.Bundler }, ts.sys).resolvedModule,
   );
-}
-
-function checksJs(config: string): boolean {
-  const options = parsedConfig(config)?.options;
-  return !!options?.allowJs && !!options.checkJs;
 }
 
 function parsedConfig(config: string): ts.ParsedCommandLine | undefined {
