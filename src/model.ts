@@ -69,6 +69,28 @@ export interface Summary {
   filesSkipped: number;
 }
 
+/** A baseline entry that no current finding matches any more: fixed (or reworded), so it can be pruned. */
+export interface StaleBaselineEntry {
+  file: string;
+  ruleId: string;
+  /** Line-independent: a hash of the rule id and the message. */
+  fingerprint: string;
+  message: string;
+  /** How many of the entry's findings are gone. */
+  count: number;
+}
+
+/** What `check --baseline FILE` did: findings it knew are left out of `findings` (and of the gate). */
+export interface BaselineSummary {
+  /** The baseline file. */
+  file: string;
+  /** Findings the baseline knew: not in `findings`, never failing the gate. */
+  old: number;
+  /** Findings the baseline did not know: all of `findings`. */
+  new: number;
+  stale: StaleBaselineEntry[];
+}
+
 export interface CheckResult {
   /** Absolute path of the scanned root; every `file` is relative to it. */
   root: string;
@@ -76,6 +98,8 @@ export interface CheckResult {
   suppressions: Suppression[];
   problems: FileProblem[];
   summary: Summary;
+  /** Present when a baseline was applied. */
+  baseline?: BaselineSummary;
 }
 
 export interface FileChange {

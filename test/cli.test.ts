@@ -32,7 +32,7 @@ describe('mcp-migrate CLI', () => {
     expect(Object.keys(finding)).toEqual(
       expect.arrayContaining(['ruleId', 'severity', 'file', 'line', 'column', 'endLine', 'endColumn', 'message', 'fix']),
     );
-    expect(finding.file).toBe('src/index.ts');
+    expect(finding.file, 'relative to the working directory').toBe('fixtures/servers/b-express-stateful/src/index.ts');
   });
 
   it('--max-warnings turns warnings into a failure', () => {
@@ -56,12 +56,12 @@ describe('mcp-migrate CLI', () => {
     const before = ['src/index.ts', 'package.json'].map((f) => fs.readFileSync(path.join(dir, f), 'utf8'));
     const run = cli('apply', '--dry-run', '--no-color', fixture('a-express-shared-server'));
     expect(run.status).toBe(1);
-    expect(run.stdout).toContain('--- a/src/index.ts');
+    expect(run.stdout).toContain('--- a/fixtures/servers/a-express-shared-server/src/index.ts');
     // It listens on every interface: the app and the Origin guard stay in front of the handler.
     expect(run.stdout).toContain(
       "+app.all('/mcp', (req, res) => {\n+  if (rejectForeignOrigin(req, res)) return;\n+  void mcpHandler(req, res, req.body);\n",
     );
-    expect(run.stdout).toContain('--- a/package.json');
+    expect(run.stdout).toContain('--- a/fixtures/servers/a-express-shared-server/package.json');
     expect(run.stdout).toContain('+    "@modelcontextprotocol/server": "^2.4.0"');
     expect(run.stdout).toContain('dry run');
     expect(['src/index.ts', 'package.json'].map((f) => fs.readFileSync(path.join(dir, f), 'utf8'))).toEqual(before);

@@ -37,7 +37,7 @@ describe('configuration file', () => {
     const run = cli(dir, 'check', fixture('neg-stdio'));
     expect(run.status).toBe(2);
     expect(run.stderr.trim()).toBe(
-      'mcp-migrate: mcp-migrate.config.json: "format" must be one of text, json, markdown, sarif, github, junit, got "xml"',
+      'mcp-migrate: mcp-migrate.config.json: "format" must be one of text, json, markdown, sarif, github, junit, gitlab, got "xml"',
     );
     expect(run.stdout).toBe('');
   });

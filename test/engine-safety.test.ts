@@ -72,6 +72,7 @@ describe('outputs that do not parse are never written', () => {
       process.execPath,
       [path.join(REPO_ROOT, 'bin', 'mcp-migrate.js'), 'apply', dir, '--allow-dirty', '--format', 'json'],
       {
+        cwd: dir,
         encoding: 'utf8',
         env: { ...process.env, MCP_MIGRATE_FAULT_OUTPUT: 'src/index.ts' },
       },

@@ -12,6 +12,7 @@ import {
   type ReportOptions,
 } from '../src/report/index';
 import { codeSpan, escapeMarkdown } from '../src/report/markdown';
+import { ruleHelpMarkdown, ruleHelpText } from '../src/report/rule-help';
 import { escapeData, escapeProperty } from '../src/report/github';
 import { pascalCase, pathToUri } from '../src/report/sarif';
 
@@ -205,7 +206,7 @@ describe('sort', () => {
 
 describe('renderReport', () => {
   it('dispatches every format and rejects unknown ones', () => {
-    expect(REPORT_FORMATS).toEqual(['text', 'json', 'markdown', 'sarif', 'github', 'junit']);
+    expect(REPORT_FORMATS).toEqual(['text', 'json', 'markdown', 'sarif', 'github', 'junit', 'gitlab']);
     for (const format of REPORT_FORMATS) {
       expect(isReportFormat(format)).toBe(true);
       const out = renderReport(makeCheck(), format, OPTIONS);
@@ -636,31 +637,34 @@ function parseXml(xml: string): XmlNode {
 }
 
 describe('junit', () => {
-  it('is well-formed XML with one suite, a case per file and a failure per error/warning', () => {
+  it('is well-formed XML: a suite per file, one test case per finding, one per problem, passing cases for quiet rules', () => {
     const xml = renderReport(makeCheck(), 'junit', OPTIONS);
     expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n')).toBe(true);
     const root = parseXml(xml);
     expect(root.name).toBe('testsuites');
-    expect(root.children).toHaveLength(1);
-    const suite = root.children[0];
-    expect(suite.name).toBe('testsuite');
-    expect(suite.attrs.name).toBe('mcp-migrate');
-    const cases = suite.children;
-    expect(cases.every((c) => c.name === 'testcase')).toBe(true);
-    expect(cases.map((c) => c.attrs.name)).toEqual([
+    expect(root.children.map((s) => s.attrs.name)).toEqual([
       'assets/logo.ts',
       'src/a,b:c.ts',
       'src/broken.ts',
       'src/routes/get.ts',
       'src/server.ts',
-      'origin-validation', // the one rule that found nothing
+      'mcp-migrate.rules',
     ]);
-    expect(suite.attrs).toMatchObject({ tests: '6', failures: '2', errors: '1', skipped: '1', time: '0.042' });
+    expect(root.attrs).toMatchObject({ tests: '8', failures: '4', errors: '1', time: '0.042' });
 
-    const server = cases.find((c) => c.attrs.name === 'src/server.ts')!;
-    expect(server.attrs.file).toBe('src/server.ts');
-    const failures = server.children.filter((c) => c.name === 'failure');
-    expect(failures.map((f) => f.attrs.type)).toEqual(['legacy-sse-transport', 'session-id', 'session-id']);
+    const server = root.children.find((s) => s.attrs.name === 'src/server.ts')!;
+    expect(server.attrs).toMatchObject({ tests: '3', failures: '3', errors: '0', skipped: '0' });
+    expect(server.children.map((c) => [c.attrs.name, c.attrs.classname])).toEqual([
+      ['legacy-sse-transport at 12:9', 'src/server.ts'],
+      ['session-id at 12:9', 'src/server.ts'],
+      ['session-id at 40:3', 'src/server.ts'],
+    ]);
+    const failures = server.children.map((c) => c.children[0]);
+    expect(failures.map((f) => [f.name, f.attrs.type])).toEqual([
+      ['failure', 'legacy-sse-transport'],
+      ['failure', 'session-id'],
+      ['failure', 'session-id'],
+    ]);
     // attributes round-trip exactly, newline included
     expect(failures[0].attrs.message).toBe('new SSEServerTransport(...)\nserves the deprecated HTTP+SSE transport');
     expect(failures[2].attrs.message).toBe(PIPE_MESSAGE);
@@ -674,23 +678,31 @@ describe('junit', () => {
         'also src/routes/post.ts:8:1: POST /messages, the other half',
       ].join('\n'),
     );
-    expect(failures[2].text.startsWith('src/server.ts:40:3\n')).toBe(true);
     expect(xml).toContain('creates &lt;sessions&gt; for 100%');
 
-    // info findings do not fail the file; they are reported as output
-    const info = cases.find((c) => c.attrs.name === 'src/a,b:c.ts')!;
+    // an info finding passes, with the finding as output
+    const [info] = root.children.find((s) => s.attrs.name === 'src/a,b:c.ts')!.children;
     expect(info.children.map((c) => c.name)).toEqual(['system-out']);
     expect(info.children[0].text).toBe('src/a,b:c.ts:2:1\ninfo last-event-id: EventStore `store` in use');
 
     // problems: parse → <error>, binary → <skipped>
-    expect(cases.find((c) => c.attrs.name === 'src/broken.ts')!.children[0]).toMatchObject({
+    expect(root.children.find((s) => s.attrs.name === 'src/broken.ts')!.children[0].children[0]).toMatchObject({
       name: 'error',
       attrs: { type: 'parse', message: "';' expected | near `x` (3:14)" },
     });
-    expect(cases.find((c) => c.attrs.name === 'assets/logo.ts')!.children[0]).toMatchObject({
+    expect(root.children.find((s) => s.attrs.name === 'assets/logo.ts')!.children[0].children[0]).toMatchObject({
       name: 'skipped',
-      attrs: { message: 'binary: binary file' },
+      text: 'binary: binary file',
     });
+    expect(root.children.at(-1)!.children.map((c) => c.attrs.name)).toEqual(['origin-validation']);
+  });
+
+  it('counts a file that did not parse once: its parse-error finding, not also its parse problem', () => {
+    const check = emptyCheck();
+    check.problems = [{ file: 'src/broken.ts', kind: 'parse', message: "does not parse: 3:14 ';' expected" }];
+    check.findings = [{ ...at('src/broken.ts', 3, 14), ruleId: 'parse-error', severity: 'error', message: 'Not checked', fix: 'none' }];
+    const suite = parseXml(renderReport(check, 'junit', { ...OPTIONS, rules: [] })).children[0];
+    expect(suite.children.map((c) => c.children[0].name)).toEqual(['failure']);
   });
 
   it('escapes everything, drops characters XML cannot hold, and is never empty', () => {
@@ -706,16 +718,15 @@ describe('junit', () => {
     ];
     const xml = renderReport(check, 'junit', OPTIONS);
     expect(xml).not.toContain('\u0001');
-    const suite = parseXml(xml).children[0];
-    const [fileCase] = suite.children;
-    expect(fileCase.attrs.name).toBe('src/"q" & <t>.ts');
-    expect(fileCase.children[0].attrs.message).toBe(`a & b < c > d "e" 'f' \ufffd ]]> \t end`);
+    const [fileSuite] = parseXml(xml).children;
+    expect(fileSuite.attrs.name).toBe('src/"q" & <t>.ts');
+    expect(fileSuite.children[0].children[0].attrs.message).toBe(`a & b < c > d "e" 'f' \ufffd ]]> \t end`);
 
-    const none = parseXml(renderReport(emptyCheck(), 'junit', { ...OPTIONS, rules: [] })).children[0];
-    expect(none.children.map((c) => c.attrs.name)).toEqual(['mcp-migrate']);
+    const none = parseXml(renderReport(emptyCheck(), 'junit', { ...OPTIONS, rules: [] }));
+    expect(none.children[0].children.map((c) => c.attrs.name)).toEqual(['mcp-migrate']);
     expect(none.attrs.tests).toBe('1');
-    const allQuiet = parseXml(renderReport(emptyCheck(), 'junit', OPTIONS)).children[0];
-    expect(allQuiet.children.map((c) => c.attrs.name)).toEqual([
+    const allQuiet = parseXml(renderReport(emptyCheck(), 'junit', OPTIONS));
+    expect(allQuiet.children[0].children.map((c) => c.attrs.name)).toEqual([
       'last-event-id',
       'legacy-sse-transport',
       'origin-validation',
@@ -737,14 +748,8 @@ describe('sarif (structure; schema validation is in sarif-schema.test.ts)', () =
       name: 'LegacySseTransport',
       shortDescription: { text: 'SSEServerTransport (HTTP+SSE) is deprecated' },
       fullDescription: { text: 'The HTTP+SSE transport was replaced by Streamable HTTP.' },
-      help: {
-        text:
-          'The HTTP+SSE transport was replaced by Streamable HTTP.\n\nWhat to do: Serve one endpoint with StreamableHTTPServerTransport.' +
-          '\n\nSources:\n- spec: basic/transports#backwards-compatibility\n- sdk: src/server/sse.ts',
-        markdown:
-          'The HTTP+SSE transport was replaced by Streamable HTTP.\n\n**What to do:** Serve one endpoint with StreamableHTTPServerTransport.' +
-          '\n\n**Sources:**\n\n- spec: basic/transports#backwards-compatibility\n- sdk: src/server/sse.ts',
-      },
+      helpUri: 'https://www.npmjs.com/package/mcp-migrate#rule-legacy-sse-transport',
+      help: { text: ruleHelpText(RULES[1]), markdown: ruleHelpMarkdown(RULES[1]) },
       defaultConfiguration: { level: 'error' },
       properties: { tags: ['mcp', 'transport', 'migration', 'fix-auto'] },
     });

@@ -27,13 +27,20 @@ interface CliRun {
   report?: ApplyResult;
 }
 
-/** The real CLI, as CI and users run it (`node bin/mcp-migrate.js`). JSON report unless `args` says otherwise. */
+/**
+ * The real CLI, as CI and users run it (`node bin/mcp-migrate.js`). JSON report unless `args` says otherwise. It runs
+ * from the scanned folder (`args[1]`, or the folder of a scanned file), so report paths are relative to that folder.
+ */
 function cli(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
+  const scanned = args[1];
+  const cwd =
+    path.isAbsolute(scanned) && fs.existsSync(scanned) ? (fs.statSync(scanned).isDirectory() ? scanned : path.dirname(scanned)) : REPO_ROOT;
   const json = !args.includes('--format');
   // apply is pinned to the target `expectedMigration` models, so the suite does not change meaning with the default.
   const target = args[0] === 'apply' && !args.includes('--target') ? ['--target', EXPECTED_TARGET] : [];
-  const child = spawn(process.execPath, ['bin/mcp-migrate.js', ...args, ...target, ...(json ? ['--format', 'json'] : []), '--no-color'], {
-    cwd: REPO_ROOT,
+  const bin = path.join(REPO_ROOT, 'bin', 'mcp-migrate.js');
+  const child = spawn(process.execPath, [bin, ...args, ...target, ...(json ? ['--format', 'json'] : []), '--no-color'], {
+    cwd,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -10,6 +10,7 @@ import { isTestFile } from '../analysis/endpoints/classify';
 import type { EndpointPlan, Span } from '../analysis/endpoints/model';
 import { applySuppressions, parseSuppressions } from './suppressions';
 import { findMarkers } from './markers';
+import { emitProgress } from './progress';
 
 export interface SourceInput {
   absPath: string;
@@ -88,6 +89,7 @@ export function analyzeSources(sources: SourceInput[], rules: readonly Rule[]): 
   );
   for (const [source, sourceFile] of parsed) {
     files.push(analyzeFile(source.relPath, sourceFile, factsByFile.get(sourceFile)!, rules));
+    emitProgress({ kind: 'analysed', file: source.relPath, done: files.length, total: sources.length });
   }
   files.sort((a, b) => a.relPath.localeCompare(b.relPath));
   return { project, files, sourceFile: (relPath) => byRel.get(relPath), endpoints: endpointsOf };

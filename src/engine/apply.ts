@@ -69,7 +69,7 @@ export function apply(options: ApplyOptions): ApplyResult {
     const found = migration.foundRules.get(relPath)!;
     changes.push({
       file: relPath,
-      ruleIds: rulesOf(migration.transformIds.get(relPath)!).filter((id) => found.has(id)),
+      ruleIds: rulesOf(migration.transformIds.get(relPath)!).filter((id) => found.has(id) || id === 'sdk-v2-surface'),
       diff: createTwoFilesPatch(`a/${relPath}`, `b/${relPath}`, source.text, output, '', '', { context: 3 }),
     });
   }
@@ -109,7 +109,7 @@ export function apply(options: ApplyOptions): ApplyResult {
         ruleId: 'sdk-v2-surface',
         message: "Dependencies changed to the v2 SDK packages: run your package manager's install.",
       })),
-      ...(migration.outputs.size > 0 && changes.length > 0
+      ...(migration.movedToV2 && changes.length > 0
         ? [...owners.outside].map((manifest) => ({
             file: manifest,
             line: 1,

@@ -16,6 +16,7 @@ import markLeftoversRun, { id as markLeftoversId } from '../../transforms/mark-l
 import { analyzeSources, createProject, syntaxError, type Analysis, type SourceInput } from './analyze';
 import { migrateSdkSurface } from './sdk-v2-surface';
 import { DEFAULT_TARGET, type Target } from './targets';
+import { emitProgress } from './progress';
 
 /** The id under which the official v1→v2 codemod's changes are reported. */
 const SDK_SURFACE_STEP = 'sdk-v2-surface';
@@ -64,6 +65,8 @@ export interface Migration {
   manifests: Map<string, string>;
   /** What the official v1→v2 codemod reported, for the manual list. */
   surfaceNotes: ManualItem[];
+  /** The v2 SDK surface step ran: a transform wrote v2 imports (2026-07-28 target). */
+  movedToV2: boolean;
   /** Endpoint plans of the original sources. */
   plans: EndpointPlan[];
   /** The endpoint plans each file's transforms carried out, by relPath. */
@@ -140,7 +143,10 @@ export function migrateSources(sources: SourceInput[], options: MigrateOptions =
   }
   let manifests = new Map(options.manifests ?? []);
   const surfaceNotes: ManualItem[] = [];
-  if (target === '2026-07-28') {
+  // The v2 SDK surface (and package.json) moves only with code that now needs it: a selected rule's transform wrote
+  // v2 imports. A stdio server, or a run limited to rules whose fixes stay on v1, keeps its SDK and manifest.
+  const movedToV2 = target === '2026-07-28' && [...files.values()].some((w) => importsNewV2Package(w.original, w.text));
+  if (movedToV2) {
     const surface = sdkSurfaceStep(files, analysis, manifests, problems);
     manifests = surface.manifests;
     surfaceNotes.push(...surface.notes);
@@ -148,6 +154,7 @@ export function migrateSources(sources: SourceInput[], options: MigrateOptions =
   }
   if (stale) analysis = reanalyze(files, rules);
   return {
+    movedToV2,
     plans,
     applied,
     manifests,
@@ -272,6 +279,7 @@ function runTransform(
   }
   working.text = output;
   working.transformIds.add(transform.id);
+  emitProgress({ kind: 'transformed', file: working.source.relPath, transform: transform.id });
   if (appliedEndpoints.size > 0)
     applied.set(working.source.relPath, new Set([...(applied.get(working.source.relPath) ?? []), ...appliedEndpoints]));
   return true;
@@ -295,6 +303,17 @@ function markedNear(findings: Finding[], finding: Finding): boolean {
 
 const markLeftovers: TransformModule = { id: markLeftoversId, rules: [], level: 'auto', run: markLeftoversRun };
 
+/** Rule ids of the transforms that changed a file, and `sdk-v2-surface` when the v1→v2 surface step did. */
 export function rulesOf(transformIds: Set<string>): string[] {
-  return allTransforms.filter((t) => transformIds.has(t.id)).flatMap((t) => t.rules);
+  const ids = allTransforms.filter((t) => transformIds.has(t.id)).flatMap((t) => t.rules);
+  return transformIds.has(SDK_SURFACE_STEP) ? [...ids, SDK_SURFACE_STEP] : ids;
+}
+
+/** The v2 SDK packages (`@modelcontextprotocol/server`, `/node`, `/express`, …) a module imports or requires. */
+const V2_SPECIFIER = /['"]@modelcontextprotocol\/(server|node|express|hono|fastify|core|client)(?:\/[^'"]*)?['"]/g;
+
+function importsNewV2Package(before: string, after: string): boolean {
+  const packages = (text: string) => new Set([...text.matchAll(V2_SPECIFIER)].map((m) => m[1]));
+  const old = packages(before);
+  return [...packages(after)].some((name) => !old.has(name));
 }

@@ -8,6 +8,7 @@ import { isReadProblem, readSource, DEFAULT_MAX_FILE_BYTES, type SourceText } fr
 import { mayContainMcpCode } from './prefilter';
 import { analyzeSources, type Analysis, type SourceInput } from './analyze';
 import { UsageError } from './errors';
+import { parseErrorFindings } from './parse-errors';
 
 export interface ScanOptions {
   paths: string[];
@@ -205,6 +206,7 @@ export function collectCheckResult(scanned: Scan): CheckResult {
     findings.push(...file.findings);
     suppressions.push(...file.suppressions);
   }
+  findings.push(...parseErrorFindings(scanned.problems));
   const findingsByRule: Record<string, number> = {};
   for (const finding of findings) findingsByRule[finding.ruleId] = (findingsByRule[finding.ruleId] ?? 0) + 1;
   return {

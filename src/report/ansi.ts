@@ -1,46 +1,22 @@
-// Plain ANSI SGR codes; no dependency. Every helper is the identity when colour is off.
+// Terminal colour through picocolors: `paint(true)` always colours, `paint(false)` never does; whether to colour by
+// default (NO_COLOR, FORCE_COLOR, a TTY, CI) is picocolors' `isColorSupported`, read by the CLI (see `defaultColor`).
+import * as picocolors from 'picocolors';
 
-export interface Paint {
-  bold(s: string): string;
-  dim(s: string): string;
-  underline(s: string): string;
-  red(s: string): string;
-  green(s: string): string;
-  yellow(s: string): string;
-  blue(s: string): string;
-  cyan(s: string): string;
-}
+export type Paint = Pick<
+  ReturnType<typeof picocolors.createColors>,
+  'bold' | 'dim' | 'underline' | 'red' | 'green' | 'yellow' | 'blue' | 'cyan'
+>;
 
-function sgr(open: number, close: number): (s: string) => string {
-  return (s) => (s === '' ? s : `\u001b[${open}m${s}\u001b[${close}m`);
-}
-
-const identity = (s: string): string => s;
-
-const ON: Paint = {
-  bold: sgr(1, 22),
-  dim: sgr(2, 22),
-  underline: sgr(4, 24),
-  red: sgr(31, 39),
-  green: sgr(32, 39),
-  yellow: sgr(33, 39),
-  blue: sgr(34, 39),
-  cyan: sgr(36, 39),
-};
-
-const OFF: Paint = {
-  bold: identity,
-  dim: identity,
-  underline: identity,
-  red: identity,
-  green: identity,
-  yellow: identity,
-  blue: identity,
-  cyan: identity,
-};
+const ON: Paint = picocolors.createColors(true);
+const OFF: Paint = picocolors.createColors(false);
 
 export function paint(color: boolean): Paint {
   return color ? ON : OFF;
+}
+
+/** Colour unless told otherwise: NO_COLOR / FORCE_COLOR, then whether stdout is a terminal (picocolors' rules). */
+export function defaultColor(): boolean {
+  return picocolors.isColorSupported;
 }
 
 /**

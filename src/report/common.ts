@@ -8,9 +8,10 @@ export const TOOL_NAME = 'mcp-migrate';
 export const TOOL_INFORMATION_URI = 'https://www.npmjs.com/package/mcp-migrate';
 export const NOTHING_TO_MIGRATE = 'No deprecated MCP transport constructs found — nothing to migrate.';
 
-/** True when the result has nothing at all to report: no findings, problems, suppressions or apply output. */
+/** True when the result has nothing at all to report: no findings (not even baselined ones), problems, suppressions or apply output. */
 export function isEmptyResult(result: AnyResult): boolean {
-  const empty = result.findings.length === 0 && result.problems.length === 0 && result.suppressions.length === 0;
+  const hidden = result.baseline !== undefined && (result.baseline.old > 0 || result.baseline.stale.length > 0);
+  const empty = result.findings.length === 0 && result.problems.length === 0 && result.suppressions.length === 0 && !hidden;
   if (!empty || !isApplyResult(result)) return empty;
   return result.changes.length === 0 && result.manual.length === 0 && result.endpoints.length === 0;
 }

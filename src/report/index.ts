@@ -2,6 +2,7 @@
 // so output is ordered). Each format lives in its own module; all of them sort with ./sort first.
 import type { AnyResult } from '../model';
 import { renderGithub } from './github';
+import { renderGitlab } from './gitlab';
 import { renderJson } from './json';
 import { renderJunit } from './junit';
 import { renderMarkdown } from './markdown';
@@ -14,7 +15,9 @@ export { REPORT_FORMATS, isReportFormat } from './options';
 export { renderDiff } from './diff';
 export { NOTHING_TO_MIGRATE } from './common';
 export { sortResult, sortFindings, compareFindings } from './sort';
-export { renderText, renderJson, renderMarkdown, renderSarif, renderGithub, renderJunit };
+export { renderText, renderJson, renderMarkdown, renderSarif, renderGithub, renderJunit, renderGitlab };
+export { relativeTo, gitRoot } from './paths';
+export { linksFromEnv, type SourceLinks } from './options';
 
 const RENDERERS: Record<ReportFormat, (result: AnyResult, options: ReportOptions) => string> = {
   text: renderText,
@@ -23,6 +26,7 @@ const RENDERERS: Record<ReportFormat, (result: AnyResult, options: ReportOptions
   sarif: renderSarif,
   github: renderGithub,
   junit: renderJunit,
+  gitlab: renderGitlab,
 };
 
 /**

@@ -2,6 +2,9 @@
 // Objects are rebuilt field by field so key order (and so the bytes) never depend on how the engine built them.
 import type {
   AnyResult,
+  ApplyResult,
+  BaselineSummary,
+  CheckResult,
   FileChange,
   FileProblem,
   Finding,
@@ -18,12 +21,37 @@ import { sortResult } from './sort';
 
 export const JSON_REPORT_VERSION = 1;
 
+/** `check --format json`, as an object: the public contract (README). */
+export interface JsonCheckReport {
+  version: typeof JSON_REPORT_VERSION;
+  tool: { name: string; version: string };
+  root: string;
+  findings: Array<Omit<Finding, 'data'>>;
+  suppressions: Suppression[];
+  problems: FileProblem[];
+  summary: Summary;
+  /** Present when a baseline was applied. */
+  baseline?: BaselineSummary;
+}
+
+/** `apply --format json`, as an object. */
+export interface JsonApplyReport extends JsonCheckReport {
+  dryRun: boolean;
+  target: string;
+  changes: FileChange[];
+  manual: ManualItem[];
+  endpoints: ServedEndpoint[];
+}
+
 export function renderJson(input: AnyResult, options: ReportOptions): string {
   return `${JSON.stringify(toJsonReport(input, options), null, 2)}\n`;
 }
 
 /** The object `renderJson` serialises; exported for callers that embed it. */
-export function toJsonReport(input: AnyResult, options: Pick<ReportOptions, 'toolVersion'>): Record<string, unknown> {
+export function toJsonReport(input: ApplyResult, options: Pick<ReportOptions, 'toolVersion'>): JsonApplyReport;
+export function toJsonReport(input: CheckResult, options: Pick<ReportOptions, 'toolVersion'>): JsonCheckReport;
+export function toJsonReport(input: AnyResult, options: Pick<ReportOptions, 'toolVersion'>): JsonCheckReport | JsonApplyReport;
+export function toJsonReport(input: AnyResult, options: Pick<ReportOptions, 'toolVersion'>): JsonCheckReport | JsonApplyReport {
   const result = sortResult(input);
   const report: Record<string, unknown> = {
     version: JSON_REPORT_VERSION,
@@ -34,6 +62,7 @@ export function toJsonReport(input: AnyResult, options: Pick<ReportOptions, 'too
     problems: result.problems.map(problem),
     summary: summary(result.summary),
   };
+  if (result.baseline) report.baseline = baseline(result.baseline);
   if (isApplyResult(result)) {
     report.dryRun = result.dryRun;
     report.target = result.target;
@@ -43,7 +72,16 @@ export function toJsonReport(input: AnyResult, options: Pick<ReportOptions, 'too
     report.rolledBack = (result.rolledBack ?? []).map((r) => ({ endpoint: r.endpoint, reason: r.reason }));
     report.typeUnchecked = (result.typeUnchecked ?? []).map((u) => ({ file: u.file, reason: u.reason }));
   }
-  return report;
+  return report as unknown as JsonCheckReport | JsonApplyReport;
+}
+
+function baseline(b: BaselineSummary): Record<string, unknown> {
+  return {
+    file: b.file,
+    old: b.old,
+    new: b.new,
+    stale: b.stale.map((e) => ({ file: e.file, ruleId: e.ruleId, fingerprint: e.fingerprint, message: e.message, count: e.count })),
+  };
 }
 
 function finding(f: Finding): Record<string, unknown> {

@@ -1,6 +1,7 @@
-// JUnit XML for CI test-report widgets: one suite, one test case per file with findings or problems
-// (a <failure> per error/warning finding), and one passing case per rule that found nothing,
-// so the suite is never empty.
+// JUnit XML for CI test-report widgets: a suite per file, one test case per finding (a <failure> for errors and
+// warnings; info findings pass, with the finding as output), one per file problem (<error>, or <skipped> for a file
+// passed over), and a suite of passing cases for the rules that found nothing, so the report is never empty.
+// The shape is the Jenkins JUnit schema's (test/schemas/jenkins-junit.xsd checks it in the tests).
 import type { AnyResult, FileProblem, Finding } from '../model';
 import { TOOL_NAME, groupBy } from './common';
 import type { ReportOptions } from './options';
@@ -29,76 +30,84 @@ const PROBLEM_IS_ERROR: ReadonlySet<FileProblem['kind']> = new Set<FileProblem['
   'write',
 ]);
 
+/** The engine's finding for a file that did not parse: its `parse` problem is not counted a second time. */
+const PARSE_ERROR_RULE = 'parse-error';
+
 interface Case {
   name: string;
   classname: string;
-  file?: string;
-  body: string[];
-  failures: number;
-  errors: number;
-  skipped: number;
+  /** The child element, if any: failure, error, skipped or system-out. */
+  body?: string;
+  outcome: 'pass' | 'failure' | 'error' | 'skipped';
+}
+
+interface Suite {
+  name: string;
+  cases: Case[];
 }
 
 export function renderJunit(input: AnyResult, options: ReportOptions): string {
   const result = sortResult(input);
-  const cases: Case[] = [];
-
   const findingsByFile = new Map(groupBy(result.findings, (f) => f.file));
-  const problemsByFile = new Map(groupBy(result.problems, (p) => p.file));
+  const parseErrors = new Set(result.findings.filter((f) => f.ruleId === PARSE_ERROR_RULE).map((f) => f.file));
+  const problems = result.problems.filter((p) => !(p.kind === 'parse' && parseErrors.has(p.file)));
+  const problemsByFile = new Map(groupBy(problems, (p) => p.file));
   const files = [...new Set([...findingsByFile.keys(), ...problemsByFile.keys()])].sort(compareStrings);
-  for (const file of files) cases.push(fileCase(file, findingsByFile.get(file) ?? [], problemsByFile.get(file) ?? []));
+  const suites: Suite[] = files.map((file) => ({
+    name: file,
+    cases: [...(findingsByFile.get(file) ?? []).map(findingCase), ...(problemsByFile.get(file) ?? []).map(problemCase)],
+  }));
 
   const ruleIdsWithFindings = new Set(result.findings.map((f) => f.ruleId));
-  const quietRules = options.rules.map((r) => r.id).filter((id) => !ruleIdsWithFindings.has(id));
-  for (const id of [...new Set(quietRules)].sort(compareStrings)) {
-    cases.push({ name: id, classname: `${TOOL_NAME}.rules`, body: [], failures: 0, errors: 0, skipped: 0 });
-  }
-  if (cases.length === 0) {
-    cases.push({ name: TOOL_NAME, classname: TOOL_NAME, body: [], failures: 0, errors: 0, skipped: 0 });
-  }
+  const quietRules = [...new Set(options.rules.map((r) => r.id).filter((id) => !ruleIdsWithFindings.has(id)))].sort(compareStrings);
+  const passing = quietRules.map((id): Case => ({ name: id, classname: `${TOOL_NAME}.rules`, outcome: 'pass' }));
+  if (suites.length === 0 && passing.length === 0) passing.push({ name: TOOL_NAME, classname: TOOL_NAME, outcome: 'pass' });
+  if (passing.length > 0) suites.push({ name: `${TOOL_NAME}.rules`, cases: passing });
 
-  const total = (k: 'failures' | 'errors' | 'skipped'): number => cases.reduce((n, c) => n + (c[k] > 0 ? 1 : 0), 0);
+  const all = suites.flatMap((s) => s.cases);
   const time = (result.summary.durationMs / 1000).toFixed(3);
-  const suiteAttrs =
-    `name="${TOOL_NAME}" tests="${cases.length}" failures="${total('failures')}" errors="${total('errors')}" ` +
-    `skipped="${total('skipped')}" time="${time}"`;
-
-  const out = ['<?xml version="1.0" encoding="UTF-8"?>', `<testsuites ${suiteAttrs}>`, `  <testsuite ${suiteAttrs}>`];
-  for (const c of cases) {
-    const attrs = `name="${xmlAttr(c.name)}" classname="${xmlAttr(c.classname)}"${c.file ? ` file="${xmlAttr(c.file)}"` : ''}`;
-    if (c.body.length === 0) out.push(`    <testcase ${attrs}/>`);
-    else out.push(`    <testcase ${attrs}>`, ...c.body, '    </testcase>');
+  const out = ['<?xml version="1.0" encoding="UTF-8"?>', `<testsuites name="${TOOL_NAME}" ${counts(all)} time="${time}">`];
+  for (const suite of suites) {
+    out.push(`  <testsuite name="${xmlAttr(suite.name)}" ${counts(suite.cases)} skipped="${count(suite.cases, 'skipped')}">`);
+    for (const c of suite.cases) {
+      const attrs = `name="${xmlAttr(c.name)}" classname="${xmlAttr(c.classname)}"`;
+      if (c.body === undefined) out.push(`    <testcase ${attrs}/>`);
+      else out.push(`    <testcase ${attrs}>`, `      ${c.body}`, '    </testcase>');
+    }
+    out.push('  </testsuite>');
   }
-  out.push('  </testsuite>', '</testsuites>');
+  out.push('</testsuites>');
   return `${out.join('\n')}\n`;
 }
 
-function fileCase(file: string, findings: Finding[], problems: FileProblem[]): Case {
-  const c: Case = { name: file, classname: TOOL_NAME, file, body: [], failures: 0, errors: 0, skipped: 0 };
-  const infos: Finding[] = [];
-  for (const f of findings) {
-    if (f.severity === 'info') {
-      infos.push(f);
-      continue;
-    }
-    c.failures++;
-    c.body.push(`      <failure message="${xmlAttr(f.message)}" type="${xmlAttr(f.ruleId)}">${xmlText(findingBody(f))}</failure>`);
-  }
-  for (const p of problems) {
-    if (PROBLEM_IS_ERROR.has(p.kind)) {
-      c.errors++;
-      c.body.push(
-        `      <error message="${xmlAttr(p.message)}" type="${xmlAttr(p.kind)}">${xmlText(`${p.file}: ${p.kind}: ${p.message}`)}</error>`,
-      );
-    } else {
-      c.skipped++;
-      c.body.push(`      <skipped message="${xmlAttr(`${p.kind}: ${p.message}`)}"/>`);
-    }
-  }
-  if (infos.length > 0) {
-    c.body.push(`      <system-out>${xmlText(infos.map(findingBody).join('\n\n'))}</system-out>`);
-  }
-  return c;
+function count(cases: Case[], outcome: Case['outcome']): number {
+  return cases.filter((c) => c.outcome === outcome).length;
+}
+
+function counts(cases: Case[]): string {
+  return `tests="${cases.length}" failures="${count(cases, 'failure')}" errors="${count(cases, 'error')}"`;
+}
+
+function findingCase(f: Finding): Case {
+  const name = `${f.ruleId} at ${f.line}:${f.column}`;
+  if (f.severity === 'info') return { name, classname: f.file, outcome: 'pass', body: `<system-out>${xmlText(findingBody(f))}</system-out>` };
+  return {
+    name,
+    classname: f.file,
+    outcome: 'failure',
+    body: `<failure message="${xmlAttr(f.message)}" type="${xmlAttr(f.ruleId)}">${xmlText(findingBody(f))}</failure>`,
+  };
+}
+
+function problemCase(p: FileProblem): Case {
+  const name = `${TOOL_NAME} ${p.kind}`;
+  if (!PROBLEM_IS_ERROR.has(p.kind)) return { name, classname: p.file, outcome: 'skipped', body: `<skipped>${xmlText(`${p.kind}: ${p.message}`)}</skipped>` };
+  return {
+    name,
+    classname: p.file,
+    outcome: 'error',
+    body: `<error message="${xmlAttr(p.message)}" type="${xmlAttr(p.kind)}">${xmlText(`${p.file}: ${p.kind}: ${p.message}`)}</error>`,
+  };
 }
 
 function findingBody(f: Finding): string {

@@ -1,10 +1,12 @@
 // SARIF 2.1.0 for GitHub code scanning (and any other SARIF consumer).
-import { createHash } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import type { AnyResult, FileProblem, Finding, Location, Severity } from '../model';
 import type { RuleMeta } from '../rules/rule';
+import { locatedFingerprints } from '../engine/fingerprint';
 import { TOOL_INFORMATION_URI, TOOL_NAME, ruleMap } from './common';
 import type { ReportOptions } from './options';
+import { relativeTo } from './paths';
+import { ruleHelpMarkdown, ruleHelpText, ruleHelpUri } from './rule-help';
 import { compareStrings, sortResult } from './sort';
 
 export const SARIF_SCHEMA_URI = 'https://json.schemastore.org/sarif-2.1.0.json';
@@ -45,11 +47,12 @@ export function renderSarif(input: AnyResult, options: ReportOptions): string {
   return `${JSON.stringify(toSarifLog(input, options), null, 2)}\n`;
 }
 
+/** Paths are relative to `options.repoRoot` (the git work tree), so fingerprints and alerts do not depend on the folder scanned. */
 export function toSarifLog(input: AnyResult, options: ReportOptions): Record<string, unknown> {
-  const result = sortResult(input);
+  const result = sortResult(relativeTo(input, options.repoRoot ?? input.root));
   const rules = buildRules(options.rules, result.findings);
   const ruleIndex = new Map(rules.map((r, i) => [r.id as string, i]));
-  const fingerprints = fingerprintsOf(result.findings);
+  const fingerprints = locatedFingerprints(result.findings, (f) => f.file);
 
   const results = result.findings.map((f, i) => {
     const out: Record<string, unknown> = {
@@ -67,6 +70,7 @@ export function toSarifLog(input: AnyResult, options: ReportOptions): Record<str
       }));
     }
     out.partialFingerprints = { [FINGERPRINT_KEY]: fingerprints[i] };
+    if (result.baseline) out.baselineState = 'new';
     const properties: Record<string, unknown> = { fix: f.fix };
     if (f.hint) properties.hint = f.hint;
     out.properties = properties;
@@ -119,25 +123,12 @@ function buildRules(metas: readonly RuleMeta[], findings: readonly Finding[]): A
       name: pascalCase(id),
       shortDescription: { text: meta.title },
       fullDescription: { text: meta.doc },
-      help: { text: helpText(meta), markdown: helpMarkdown(meta) },
+      helpUri: ruleHelpUri(id),
+      help: { text: ruleHelpText(meta), markdown: ruleHelpMarkdown(meta) },
       defaultConfiguration: { level: sarifLevel(meta.severity) },
       properties: { tags: ['mcp', 'transport', 'migration', `fix-${meta.fix}`] },
     };
   });
-}
-
-function helpText(meta: RuleMeta): string {
-  const parts = [meta.doc];
-  if (meta.hint) parts.push(`What to do: ${meta.hint}`);
-  if (meta.sources.length > 0) parts.push(`Sources:\n${meta.sources.map((s) => `- ${s}`).join('\n')}`);
-  return parts.join('\n\n');
-}
-
-function helpMarkdown(meta: RuleMeta): string {
-  const parts = [meta.doc];
-  if (meta.hint) parts.push(`**What to do:** ${meta.hint}`);
-  if (meta.sources.length > 0) parts.push(`**Sources:**\n\n${meta.sources.map((s) => `- ${s}`).join('\n')}`);
-  return parts.join('\n\n');
 }
 
 function physicalLocation(loc: Location): Record<string, unknown> {
@@ -158,20 +149,6 @@ function regionOf(loc: Location): Record<string, number> | undefined {
     if (loc.endColumn >= 1 && (!sameLine || loc.endColumn >= (region.startColumn ?? 1))) region.endColumn = loc.endColumn;
   }
   return region;
-}
-
-/**
- * Stable across runs and across unrelated edits that move lines: sha256 of rule id, file and message
- * (the model has no source line text), plus an ordinal among identical triples in file order.
- */
-function fingerprintsOf(findings: readonly Finding[]): string[] {
-  const seen = new Map<string, number>();
-  return findings.map((f) => {
-    const hash = createHash('sha256').update(`${f.ruleId}\u0000${f.file}\u0000${f.message}`).digest('hex').slice(0, 32);
-    const n = (seen.get(hash) ?? 0) + 1;
-    seen.set(hash, n);
-    return `${hash}:${n}`;
-  });
 }
 
 function notification(problem: FileProblem): Record<string, unknown> {

@@ -1,6 +1,6 @@
 // Default, human-readable format: findings grouped by file, then problems, suppressions,
 // the apply sections and one summary line.
-import type { AnyResult, ApplyResult, Finding, Severity } from '../model';
+import type { AnyResult, ApplyResult, BaselineSummary, Finding, Severity } from '../model';
 import { isApplyResult } from '../model';
 import { paint, terminalSafe, type Paint } from './ansi';
 import { NOTHING_TO_MIGRATE, countByRule, formatDuration, groupBy, isEmptyResult, plural } from './common';
@@ -54,6 +54,7 @@ export function renderText(input: AnyResult, options: ReportOptions): string {
     }
     if (isApplyResult(result)) blocks.push(...applyBlocks(result, p));
   }
+  if (result.baseline) blocks.push(baselineBlock(result.baseline, p));
 
   const closing = [summaryLine(result, p)];
   if (isApplyResult(result)) closing.push(applyWording(result, p));
@@ -113,6 +114,17 @@ function applyBlocks(result: ApplyResult, p: Paint): string[] {
     );
   }
   return blocks;
+}
+
+function baselineBlock(baseline: BaselineSummary, p: Paint): string {
+  const lines = [
+    p.bold(`Baseline ${safe(baseline.file)}:`) + ` ${plural(baseline.old, 'known finding')} not shown, ${baseline.new} new.`,
+  ];
+  if (baseline.stale.length > 0) {
+    lines.push(p.yellow(`Stale entries (fixed since the baseline was written; prune with --baseline-write ${safe(baseline.file)}):`));
+    for (const e of baseline.stale) lines.push(`  ${safe(e.file)}  ${p.dim(safe(e.ruleId))} ×${e.count}  ${indentRest(safe(e.message), 4)}`);
+  }
+  return lines.join('\n');
 }
 
 function summaryLine(result: AnyResult, p: Paint): string {
