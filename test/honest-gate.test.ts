@@ -1,0 +1,88 @@
+// An honest gate: a file that looks like MCP code but does not parse fails `check` (parse-error); `check` and `apply`
+// agree on what needs changing; --rule / --skip-rule limit every step of `apply`, the manifest included.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { FIXTURES_DIR, REPO_ROOT, scratchDir } from './helpers/server-process';
+
+const cli = (cwd: string, ...args: string[]) =>
+  spawnSync(process.execPath, [path.join(REPO_ROOT, 'bin', 'mcp-migrate.js'), ...args, '--no-color'], { cwd, encoding: 'utf8' });
+const json = (cwd: string, ...args: string[]) => {
+  const run = cli(cwd, ...args, '--format', 'json');
+  return { status: run.status, report: JSON.parse(run.stdout) };
+};
+
+function copyOf(fixture: string): string {
+  const dir = scratchDir('honest-gate', fixture);
+  fs.cpSync(path.join(FIXTURES_DIR, fixture), dir, { recursive: true });
+  return dir;
+}
+
+describe('check fails on MCP code it could not read', () => {
+  it('an unparsable file that imports the SDK: exit 1, a parse-error finding at the syntax error, the problem kept', () => {
+    const dir = copyOf('neg-stdio');
+    expect(cli(dir, 'check').status).toBe(0);
+    fs.writeFileSync(
+      path.join(dir, 'src', 'broken.ts'),
+      "import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';\nexport const t = new SSEServerTransport('/m', res;\n",
+    );
+    const { status, report } = json(dir, 'check');
+    expect(status).toBe(1);
+    const [finding] = report.findings.filter((f: { ruleId: string }) => f.ruleId === 'parse-error');
+    expect(finding).toMatchObject({ file: 'src/broken.ts', severity: 'error', line: 2, fix: 'none' });
+    expect(finding.message).toMatch(/^Not checked: does not parse: 2:\d+ /);
+    expect(report.problems).toEqual([expect.objectContaining({ file: 'src/broken.ts', kind: 'parse' })]);
+    expect(report.summary.findingsByRule).toEqual({ 'parse-error': 1 });
+    expect(cli(dir, 'check', '--exclude', 'src/broken.ts').status, 'excluding it clears the gate').toBe(0);
+  });
+
+  it('a broken file without any MCP marker is not the gate’s business', () => {
+    const dir = copyOf('neg-stdio');
+    fs.writeFileSync(path.join(dir, 'src', 'util.ts'), 'export const broken = (;\n');
+    expect(cli(dir, 'check').status).toBe(0);
+  });
+});
+
+describe('check and apply agree', () => {
+  it('a stdio-only server: check finds nothing and apply --dry-run changes nothing (both targets)', () => {
+    const dir = copyOf('neg-stdio');
+    expect(json(dir, 'check').report.findings).toEqual([]);
+    for (const target of ['2026-07-28', '2025-11-25']) {
+      const { status, report } = json(dir, 'apply', '--dry-run', '--target', target);
+      expect(report.changes, target).toEqual([]);
+      expect(report.manual, target).toEqual([]);
+      expect(status, target).toBe(0);
+    }
+  });
+
+  it('every changed file names the rules (or the sdk-v2-surface step) that changed it', () => {
+    const dir = copyOf('c-compat-both');
+    const { report } = json(dir, 'apply', '--dry-run');
+    expect(report.changes.length).toBeGreaterThan(1);
+    for (const change of report.changes) expect(change.ruleIds.length, change.file).toBeGreaterThan(0);
+    // its client module has no finding: only the v1→v2 surface step touches it
+    expect(report.changes.find((c: { file: string }) => c.file === 'src/client.ts').ruleIds).toEqual(['sdk-v2-surface']);
+  });
+});
+
+describe('--rule and --skip-rule limit every step of apply', () => {
+  it('--rule origin-validation adds the guard and leaves the SDK imports and package.json alone', () => {
+    const dir = copyOf('b-express-stateful');
+    const { report } = json(dir, 'apply', '--dry-run', '--rule', 'origin-validation');
+    expect(report.changes.map((c: { file: string; ruleIds: string[] }) => [c.file, c.ruleIds])).toEqual([['src/index.ts', ['origin-validation']]]);
+    const diff: string = report.changes[0].diff;
+    expect(diff).toContain('rejectForeignOrigin');
+    expect(diff).not.toMatch(/^[-+].*@modelcontextprotocol\//m);
+    expect(report.manual.filter((m: { ruleId: string }) => m.ruleId === 'sdk-v2-surface')).toEqual([]);
+  });
+
+  it('--skip-rule per-request-transport keeps the v1 SDK and package.json on the 2026-07-28 target', () => {
+    const dir = copyOf('b-express-stateful');
+    const all = json(dir, 'apply', '--dry-run').report;
+    expect(all.changes.map((c: { file: string }) => c.file)).toContain('package.json');
+    const skipped = json(dir, 'apply', '--dry-run', '--skip-rule', 'per-request-transport').report;
+    expect(skipped.changes.map((c: { file: string }) => c.file)).toEqual(['src/index.ts']);
+    expect(skipped.changes[0].diff).not.toContain('@modelcontextprotocol/server');
+  });
+});
