@@ -29,7 +29,7 @@ export function isReportFormat(value: unknown): value is ReportFormat {
 }
 
 /** Source links from the GitHub Actions environment, when all three variables are set. */
-export function linksFromEnv(env: NodeJS.ProcessEnv): SourceLinks | undefined {
+export function linksFromEnv(env: Readonly<Record<string, string | undefined>>): SourceLinks | undefined {
   const { GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: repository, GITHUB_SHA: sha } = env;
   return server && repository && sha ? { server: server.replace(/\/+$/, ''), repository, sha } : undefined;
 }
