@@ -23,6 +23,8 @@ const TARGETS = {
   applyV2MsPerCandidate: 600,
   // peak resident memory of this process.
   peakRssMiB: 1024,
+  // `mcp-migrate --version`, a whole process (median of 7): the CLI loads no engine for it.
+  versionMs: 300,
 };
 
 function makeCorpus() {
@@ -45,6 +47,18 @@ function makeCorpus() {
     }
   }
   return root;
+}
+
+/** Median wall time of `node bin/mcp-migrate.js --version` over 7 runs, and of a bare `node -e 0` for comparison. */
+function measureStartup() {
+  const { spawnSync } = require('node:child_process');
+  const median = (args) => {
+    const runs = Array.from({ length: 7 }, () => time(() => spawnSync(process.execPath, args, { stdio: 'ignore' })).ms).sort(
+      (a, b) => a - b,
+    );
+    return Math.round(runs[3]);
+  };
+  return { versionMs: median([path.join(__dirname, '..', 'bin', 'mcp-migrate.js'), '--version']), bareNodeMs: median(['-e', '0']) };
 }
 
 function time(fn) {
@@ -85,6 +99,7 @@ try {
       msPerCandidate: Math.round(appliedV2.ms / Math.max(1, candidates)),
     },
     peakRssMiB: Math.round(peakRss / 1024 / 1024),
+    startup: measureStartup(),
     node: process.version,
     cpus: os.cpus().length,
   };
@@ -96,6 +111,7 @@ try {
     misses.push(`apply ${results.applyDryRun.msPerCandidate} ms/candidate > ${TARGETS.applyMsPerCandidate}`);
   if (results.applyDryRunV2.msPerCandidate > TARGETS.applyV2MsPerCandidate)
     misses.push(`apply (2026-07-28) ${results.applyDryRunV2.msPerCandidate} ms/candidate > ${TARGETS.applyV2MsPerCandidate}`);
+  if (results.startup.versionMs > TARGETS.versionMs) misses.push(`--version ${results.startup.versionMs} ms > ${TARGETS.versionMs}`);
   if (results.peakRssMiB > TARGETS.peakRssMiB) misses.push(`peak RSS ${results.peakRssMiB} MiB > ${TARGETS.peakRssMiB}`);
   console.log(JSON.stringify({ targets: TARGETS, results, misses }, null, 2));
   process.exitCode = misses.length > 0 ? 1 : 0;

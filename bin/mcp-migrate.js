@@ -6,8 +6,14 @@ process.stdout.on('error', (error) => {
   if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
   throw error;
 });
-require('../dist/src/cli/main.js')
-  .main(process.argv.slice(2))
-  .then((code) => {
-    process.exitCode = code;
-  });
+const args = process.argv.slice(2);
+// `--version` alone answers before the argument parser is even loaded (CI scripts call it to log what runs).
+if (args.length === 1 && args[0] === '--version') {
+  process.stdout.write(`${require('../package.json').version}\n`);
+} else {
+  require('../dist/src/cli/main.js')
+    .main(args)
+    .then((code) => {
+      process.exitCode = code;
+    });
+}

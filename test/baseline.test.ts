@@ -59,7 +59,9 @@ describe('baseline', () => {
     ]);
     const text = cli(repo, 'check', 'server', '--baseline', 'ci/mcp-migrate-baseline.json').stdout;
     expect(text).toMatch(/Baseline ci\/mcp-migrate-baseline\.json: \d+ known findings not shown, 0 new\./);
-    expect(text).toContain('Stale entries (fixed since the baseline was written; prune with --baseline-write ci/mcp-migrate-baseline.json):');
+    expect(text).toContain(
+      'Stale entries (fixed since the baseline was written; prune with --baseline-write ci/mcp-migrate-baseline.json):',
+    );
 
     // a second identical finding is new: entries are counted
     const headerRead = "  const sessionId = req.headers['mcp-session-id'] as string | undefined;\n";

@@ -40,7 +40,9 @@ describe('JUnit (one test case per finding)', () => {
   it('validates against the Jenkins JUnit XSD, with a failure per error finding', async () => {
     const run = cli('check', path.join(SERVERS, 'b-express-stateful'), path.join(SERVERS, 'a-express-shared-server'), '--format', 'junit');
     expect(run.status).toBe(1);
-    const json = JSON.parse(cli('check', path.join(SERVERS, 'b-express-stateful'), path.join(SERVERS, 'a-express-shared-server'), '--format', 'json').stdout);
+    const json = JSON.parse(
+      cli('check', path.join(SERVERS, 'b-express-stateful'), path.join(SERVERS, 'a-express-shared-server'), '--format', 'json').stdout,
+    );
     const schema = { fileName: 'jenkins-junit.xsd', contents: readSchema('jenkins-junit.xsd') };
     const valid = await validateXML({ xml: { fileName: 'report.xml', contents: run.stdout }, schema });
     expect(valid.errors).toEqual([]);
@@ -49,7 +51,10 @@ describe('JUnit (one test case per finding)', () => {
     expect((run.stdout.match(/<failure /g) ?? []).length).toBe(failing);
     expect(failing).toBeGreaterThan(10);
     // the XSD catches what the old report did: a `file` attribute on a test case
-    const broken = await validateXML({ xml: { fileName: 'report.xml', contents: run.stdout.replace('<testcase ', '<testcase file="x" ') }, schema });
+    const broken = await validateXML({
+      xml: { fileName: 'report.xml', contents: run.stdout.replace('<testcase ', '<testcase file="x" ') },
+      schema,
+    });
     expect(broken.valid).toBe(false);
   });
 });

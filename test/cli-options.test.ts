@@ -14,7 +14,11 @@ import { FIXTURES_DIR, REPO_ROOT, scratchDir } from './helpers/server-process';
 
 const BIN = path.join(REPO_ROOT, 'bin', 'mcp-migrate.js');
 const cli = (cwd: string, args: string[], env: Record<string, string | undefined> = {}) =>
-  spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: undefined, FORCE_COLOR: undefined, ...env } });
+  spawnSync(process.execPath, [BIN, ...args], {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: undefined, FORCE_COLOR: undefined, CI: undefined, ...env },
+  });
 const fixture = (name: string) => path.join('fixtures', 'servers', name);
 const json = (cwd: string, args: string[]) => JSON.parse(cli(cwd, [args[0], '--format', 'json', ...args.slice(1)]).stdout);
 

@@ -11,7 +11,8 @@ import { renderReport } from '../src/report';
 import { check } from '../src/engine/scan';
 import { REPO_ROOT, scratchDir } from './helpers/server-process';
 
-const cli = (...args: string[]) => spawnSync(process.execPath, [path.join(REPO_ROOT, 'bin', 'mcp-migrate.js'), ...args], { encoding: 'utf8' });
+const cli = (...args: string[]) =>
+  spawnSync(process.execPath, [path.join(REPO_ROOT, 'bin', 'mcp-migrate.js'), ...args], { encoding: 'utf8' });
 
 function ruleIdsIn(code: string, name: string): string[] {
   const dir = scratchDir('explain', name);

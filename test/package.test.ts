@@ -53,7 +53,9 @@ describe('the published package', () => {
     ]) {
       expect(files, file).toContain(file);
     }
-    expect(files.filter((f) => /^(fixtures|test|bench|corpus|\.ci|src)\//.test(f) || f.endsWith('.map') || f.includes('/testing/'))).toEqual([]);
+    expect(
+      files.filter((f) => /^(fixtures|test|bench|corpus|\.ci|src)\//.test(f) || f.endsWith('.map') || f.includes('/testing/')),
+    ).toEqual([]);
     const manifest = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
     expect(manifest.license).toBe('MIT');
     expect(fs.readFileSync(path.join(REPO_ROOT, 'LICENSE'), 'utf8')).toMatch(/^MIT License\n/);
@@ -109,7 +111,10 @@ describe('the published package', () => {
     );
     fs.writeFileSync(
       path.join(project, 'tsconfig.json'),
-      JSON.stringify({ compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', strict: true, noEmit: true, types: [] }, files: ['use.ts'] }),
+      JSON.stringify({
+        compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', strict: true, noEmit: true, types: [] },
+        files: ['use.ts'],
+      }),
     );
     const tsc = run(process.execPath, [path.join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], project);
     expect(tsc.stdout + tsc.stderr).toBe('');

@@ -31,7 +31,9 @@ describe('paths relative to where you run', () => {
     const { repo } = repoWithServer('a-express-shared-server');
     const dry = cli(repo, 'apply', '--dry-run', '--target', '2025-11-25', 'services/a-express-shared-server');
     expect(dry.status).toBe(1);
-    expect(dry.stdout).toContain('--- a/services/a-express-shared-server/src/index.ts\n+++ b/services/a-express-shared-server/src/index.ts\n');
+    expect(dry.stdout).toContain(
+      '--- a/services/a-express-shared-server/src/index.ts\n+++ b/services/a-express-shared-server/src/index.ts\n',
+    );
     const patch = path.join(repo, '..', `${path.basename(repo)}.patch`);
     fs.writeFileSync(patch, dry.stdout);
     git(repo, 'apply', '--check', patch);
@@ -50,7 +52,9 @@ describe('paths relative to where you run', () => {
     const json = JSON.parse(cli(repo, 'check', target, '--format', 'json').stdout);
     expect(json.root).toBe(repo);
     expect(new Set(json.findings.map((f: { file: string }) => f.file))).toEqual(new Set([`${target}/src/index.ts`]));
-    expect(cli(repo, 'check', target, '--format', 'github').stdout).toMatch(new RegExp(`^::error file=${target}/src/index\\.ts,line=`, 'm'));
+    expect(cli(repo, 'check', target, '--format', 'github').stdout).toMatch(
+      new RegExp(`^::error file=${target}/src/index\\.ts,line=`, 'm'),
+    );
     expect(cli(repo, 'check', target, '--format', 'junit').stdout).toContain(`classname="${target}/src/index.ts"`);
     const inside = JSON.parse(cli(server, 'check', '--format', 'json').stdout);
     expect(inside.findings[0].file).toBe('src/index.ts');

@@ -17,7 +17,14 @@ function applyResult(findings: Finding[], diffs: Array<[string, number]>): Apply
     findings,
     suppressions: [],
     problems: [],
-    summary: { filesScanned: 3, filesParsed: 3, filesWithFindings: 1, findingsByRule: { 'session-id': findings.length }, durationMs: 9, filesSkipped: 0 },
+    summary: {
+      filesScanned: 3,
+      filesParsed: 3,
+      filesWithFindings: 1,
+      findingsByRule: { 'session-id': findings.length },
+      durationMs: 9,
+      filesSkipped: 0,
+    },
     dryRun: true,
     target: '2026-07-28',
     changes: diffs.map(([file, lines]) => ({
@@ -50,14 +57,22 @@ describe('markdown for pull requests', () => {
   });
 
   it('stays under the limit: the largest diffs fold away first, then lists are cut, each cut said', () => {
-    const small = applyResult([finding('src/a.ts', 1)], [['src/small.ts', 3], ['src/huge.ts', 5000]]);
+    const small = applyResult(
+      [finding('src/a.ts', 1)],
+      [
+        ['src/small.ts', 3],
+        ['src/huge.ts', 5000],
+      ],
+    );
     const md = renderMarkdown(small, OPTIONS);
     expect(md.length).toBeLessThanOrEqual(MARKDOWN_LIMIT);
     expect(md).toContain('+new 2\n```'); // the small diff is kept
     expect(md).toContain('<summary><code>src/huge.ts</code> (+5000 −5000)</summary>\n\n_Diff left out to fit the size limit._');
     expect(md).toContain('> **Shortened** to stay under 65,000 characters: 1 diff folded away.');
 
-    const many = Array.from({ length: 3000 }, (_, i) => finding(`src/file${i}.ts`, i + 1, `Protocol session number ${i} ${'x'.repeat(40)}`));
+    const many = Array.from({ length: 3000 }, (_, i) =>
+      finding(`src/file${i}.ts`, i + 1, `Protocol session number ${i} ${'x'.repeat(40)}`),
+    );
     const long = renderMarkdown(applyResult(many, [['src/a.ts', 10]]), OPTIONS);
     expect(long.length).toBeLessThanOrEqual(MARKDOWN_LIMIT);
     expect(long).toMatch(/lists cut at \d+ items/);

@@ -87,7 +87,8 @@ export function parseConfig(text: string, file: string, baseDir = '.'): Config {
 }
 
 function validate(data: unknown, file: string, baseDir: string): Config {
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new UsageError(`${file}: the configuration must be a JSON object`);
+  if (typeof data !== 'object' || data === null || Array.isArray(data))
+    throw new UsageError(`${file}: the configuration must be a JSON object`);
   const config: Config = {};
   for (const [key, value] of Object.entries(data as Record<string, unknown>)) {
     if (key === '$schema') continue;

@@ -85,7 +85,8 @@ export function readBaseline(baselinePath: string): BaselineFile {
         Number.isInteger(e.count) &&
         e.count > 0,
     );
-  if (!valid) throw new UsageError(`${baselinePath}: not an mcp-migrate baseline (version ${BASELINE_VERSION}); write one with --baseline-write`);
+  if (!valid)
+    throw new UsageError(`${baselinePath}: not an mcp-migrate baseline (version ${BASELINE_VERSION}); write one with --baseline-write`);
   return file as BaselineFile;
 }
 

@@ -90,7 +90,8 @@ function counts(cases: Case[]): string {
 
 function findingCase(f: Finding): Case {
   const name = `${f.ruleId} at ${f.line}:${f.column}`;
-  if (f.severity === 'info') return { name, classname: f.file, outcome: 'pass', body: `<system-out>${xmlText(findingBody(f))}</system-out>` };
+  if (f.severity === 'info')
+    return { name, classname: f.file, outcome: 'pass', body: `<system-out>${xmlText(findingBody(f))}</system-out>` };
   return {
     name,
     classname: f.file,
@@ -101,7 +102,8 @@ function findingCase(f: Finding): Case {
 
 function problemCase(p: FileProblem): Case {
   const name = `${TOOL_NAME} ${p.kind}`;
-  if (!PROBLEM_IS_ERROR.has(p.kind)) return { name, classname: p.file, outcome: 'skipped', body: `<skipped>${xmlText(`${p.kind}: ${p.message}`)}</skipped>` };
+  if (!PROBLEM_IS_ERROR.has(p.kind))
+    return { name, classname: p.file, outcome: 'skipped', body: `<skipped>${xmlText(`${p.kind}: ${p.message}`)}</skipped>` };
   return {
     name,
     classname: p.file,

@@ -198,7 +198,10 @@ function baselineSection(baseline: BaselineSummary, list: Lister): string[] {
   ];
   if (baseline.stale.length > 0) {
     out.push(`Fixed since the baseline was written (prune with \`--baseline-write ${escapeMarkdown(baseline.file)}\`):`, '');
-    out.push(...list(baseline.stale, (e) => [`- ${codeSpan(e.file)} — ${codeSpan(e.ruleId)} ×${e.count}: ${escapeMarkdown(e.message)}`]), '');
+    out.push(
+      ...list(baseline.stale, (e) => [`- ${codeSpan(e.file)} — ${codeSpan(e.ruleId)} ×${e.count}: ${escapeMarkdown(e.message)}`]),
+      '',
+    );
   }
   return out;
 }

@@ -117,12 +117,11 @@ function applyBlocks(result: ApplyResult, p: Paint): string[] {
 }
 
 function baselineBlock(baseline: BaselineSummary, p: Paint): string {
-  const lines = [
-    p.bold(`Baseline ${safe(baseline.file)}:`) + ` ${plural(baseline.old, 'known finding')} not shown, ${baseline.new} new.`,
-  ];
+  const lines = [p.bold(`Baseline ${safe(baseline.file)}:`) + ` ${plural(baseline.old, 'known finding')} not shown, ${baseline.new} new.`];
   if (baseline.stale.length > 0) {
     lines.push(p.yellow(`Stale entries (fixed since the baseline was written; prune with --baseline-write ${safe(baseline.file)}):`));
-    for (const e of baseline.stale) lines.push(`  ${safe(e.file)}  ${p.dim(safe(e.ruleId))} ×${e.count}  ${indentRest(safe(e.message), 4)}`);
+    for (const e of baseline.stale)
+      lines.push(`  ${safe(e.file)}  ${p.dim(safe(e.ruleId))} ×${e.count}  ${indentRest(safe(e.message), 4)}`);
   }
   return lines.join('\n');
 }

@@ -47,4 +47,3 @@ export const engineRuleMetas: readonly RuleMeta[] = [
     sources: ['typescript-sdk packages/codemod', 'typescript-sdk docs/migration/upgrade-to-v2.md'],
   },
 ];
-
