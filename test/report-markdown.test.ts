@@ -34,6 +34,8 @@ function applyResult(findings: Finding[], diffs: Array<[string, number]>): Apply
     })),
     manual: [],
     endpoints: [],
+    rolledBack: [],
+    typeUnchecked: [],
   };
 }
 

@@ -147,6 +147,8 @@ function makeApply(dryRun = true): ApplyResult {
       { file: 'src/a,b:c.ts', line: 2, ruleId: 'last-event-id', message: 'Resumability used <here>' },
     ],
     endpoints: [{ file: 'src/server.ts', line: 20, path: "'/mcp'" }],
+    rolledBack: [],
+    typeUnchecked: [],
   };
 }
 
@@ -299,7 +301,7 @@ describe('text', () => {
     const out = renderReport(emptyCheck(), 'text', OPTIONS);
     expect(out).toBe(`${NOTHING_TO_MIGRATE}\n\n3 files scanned, 3 parsed, 0 with findings; findings: none (in 5ms)\n`);
     expect(NOTHING_TO_MIGRATE).toBe('No deprecated MCP transport constructs found — nothing to migrate.');
-    const apply: ApplyResult = { ...emptyCheck(), dryRun: false, target: 't', changes: [], manual: [], endpoints: [] };
+    const apply: ApplyResult = { ...emptyCheck(), dryRun: false, target: 't', changes: [], manual: [], endpoints: [], rolledBack: [], typeUnchecked: [] };
     const applied = renderReport(apply, 'text', OPTIONS);
     expect(applied.startsWith(NOTHING_TO_MIGRATE)).toBe(true);
     expect(applied).toContain('Applied: no file changed.');

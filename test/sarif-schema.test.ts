@@ -151,6 +151,8 @@ function apply(): ApplyResult {
     changes: [{ file: 'src/server.ts', ruleIds: ['legacy-sse-transport'], diff: '--- a\n+++ b\n@@ -1 +1 @@\n-x\n+y\n' }],
     manual: [{ file: 'src/a.ts', line: 1, ruleId: 'last-event-id', message: 'remove by hand' }],
     endpoints: [{ file: 'src/server.ts', line: 20, path: "'/mcp'" }],
+    rolledBack: [],
+    typeUnchecked: [],
   };
 }
 
