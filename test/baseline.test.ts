@@ -27,9 +27,8 @@ describe('baseline', () => {
     const baseline = JSON.parse(fs.readFileSync(path.join(repo, 'ci', 'mcp-migrate-baseline.json'), 'utf8'));
     expect(baseline.version).toBe(1);
     expect(baseline.findings[0].file, 'relative to the baseline file').toBe('../server/src/index.ts');
-    const origin = baseline.findings.filter((e: { ruleId: string }) => e.ruleId === 'origin-validation');
-    expect(origin).toHaveLength(1); // one message on every endpoint: one entry, counted
-    expect(origin[0].count).toBeGreaterThan(1);
+    const counted = baseline.findings.filter((e: { count: number }) => e.count > 1);
+    expect(counted.length, 'identical findings share one entry, counted').toBeGreaterThan(0);
     expect(baseline.findings.reduce((n: number, e: { count: number }) => n + e.count, 0)).toBe(before.report.findings.length);
 
     // unrelated lines above everything: every finding moves, none is new
