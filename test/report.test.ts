@@ -301,7 +301,16 @@ describe('text', () => {
     const out = renderReport(emptyCheck(), 'text', OPTIONS);
     expect(out).toBe(`${NOTHING_TO_MIGRATE}\n\n3 files scanned, 3 parsed, 0 with findings; findings: none (in 5ms)\n`);
     expect(NOTHING_TO_MIGRATE).toBe('No deprecated MCP transport constructs found — nothing to migrate.');
-    const apply: ApplyResult = { ...emptyCheck(), dryRun: false, target: 't', changes: [], manual: [], endpoints: [], rolledBack: [], typeUnchecked: [] };
+    const apply: ApplyResult = {
+      ...emptyCheck(),
+      dryRun: false,
+      target: 't',
+      changes: [],
+      manual: [],
+      endpoints: [],
+      rolledBack: [],
+      typeUnchecked: [],
+    };
     const applied = renderReport(apply, 'text', OPTIONS);
     expect(applied.startsWith(NOTHING_TO_MIGRATE)).toBe(true);
     expect(applied).toContain('Applied: no file changed.');
@@ -421,6 +430,8 @@ describe('json', () => {
       'changes',
       'manual',
       'endpoints',
+      'rolledBack',
+      'typeUnchecked',
     ]);
     expect(report.dryRun).toBe(true);
     expect(report.target).toBe('stateless Streamable HTTP');

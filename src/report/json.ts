@@ -10,6 +10,7 @@ import type {
   Finding,
   ManualItem,
   RelatedLocation,
+  RolledBackEndpoint,
   ServedEndpoint,
   Summary,
   Suppression,
@@ -41,6 +42,8 @@ export interface JsonApplyReport extends JsonCheckReport {
   changes: FileChange[];
   manual: ManualItem[];
   endpoints: ServedEndpoint[];
+  rolledBack: RolledBackEndpoint[];
+  typeUnchecked: Array<{ file: string; reason: string }>;
 }
 
 export function renderJson(input: AnyResult, options: ReportOptions): string {

@@ -216,8 +216,7 @@ function applySections(apply: ApplyResult, link: Linker, list: Lister, budget: B
   }
   if ((apply.rolledBack ?? []).length > 0) {
     out.push('## Rolled back', '', 'Left as they were, with a marker, because their migration would have broken the build:', '');
-    for (const r of apply.rolledBack) out.push(`- ${codeSpan(r.endpoint)}: ${r.reason}`);
-    out.push('');
+    out.push(...list(apply.rolledBack, (r) => [`- ${codeSpan(r.endpoint)}: ${escapeMarkdown(r.reason)}`]), '');
   }
   if (apply.endpoints.length > 0) {
     out.push(apply.endpoints.length === 1 ? '## Endpoint served' : '## Endpoints served', '');

@@ -26,9 +26,9 @@ export function relativeTo<T extends AnyResult>(result: T, dir: string): T {
     apply.changes = result.changes.map((c) => rebaseChange(c, rebase(c.file)));
     apply.manual = result.manual.map(withFile);
     apply.endpoints = result.endpoints.map(withFile);
-    apply.typeUnchecked = result.typeUnchecked.map(rebase);
+    apply.typeUnchecked = (result.typeUnchecked ?? []).map(withFile);
     // An endpoint id is `<file>#<path>`.
-    apply.rolledBack = result.rolledBack.map((r) => {
+    apply.rolledBack = (result.rolledBack ?? []).map((r) => {
       const hash = r.endpoint.indexOf('#');
       return { ...r, endpoint: hash < 0 ? r.endpoint : rebase(r.endpoint.slice(0, hash)) + r.endpoint.slice(hash) };
     });
