@@ -191,7 +191,8 @@ function replaceStatements(edit: FileEdit, site: RegionSite, code: string[]): vo
  * keeps compiling; callers still pass it.
  */
 function markUnusedParams(edit: FileEdit, fn: AnyNode, code: string[]): void {
-  const generated = code.join('\n');
+  // (what the code reads: comments and strings say "sessions" without using a parameter of that name)
+  const generated = code.join('\n').replace(/\/\/[^\n]*|\/\*[\s\S]*?\*\/|'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|`(?:[^`\\]|\\.)*`/g, ' ');
   const used = referencedNames(edit.context.j, fn.body);
   for (const param of (fn.params as AnyNode[]) ?? []) {
     if (param.type !== 'Identifier' || (param.name as string).startsWith('_')) continue;
@@ -310,7 +311,10 @@ function endpointBody(
       flavor === 'web'
         ? ensureNamedImport(edit.context, V1_WEB_TRANSPORT, 'WebStandardStreamableHTTPServerTransport')
         : ensureNamedImport(edit.context, V1_NODE_TRANSPORT, 'StreamableHTTPServerTransport');
-    return statelessBody(input, transportClass, { jsonResponse: plan.transport.jsonResponse });
+    return statelessBody(input, transportClass, {
+      jsonResponse: plan.transport.jsonResponse,
+      exactOptional: edit.context.options.compiler?.exactOptionalPropertyTypes,
+    });
   }
   const [comment, ...body] = handlerBody(input, mcpHandler(edit, plan, adapter, params, server, names.handler, fnPath));
   return [comment, ...(app.note ?? []), ...body];

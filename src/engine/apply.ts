@@ -40,13 +40,10 @@ export function apply(options: ApplyOptions): ApplyResult {
     return { absPath: loaded.absPath, relPath: loaded.relPath, text: crlf ? loaded.text.replace(/\r\n/g, '\n') : loaded.text };
   });
   const rules = selectRules(options.rules, options.skipRules);
-  const owners =
-    target === '2026-07-28'
-      ? ownerManifests(
-          scanned.root,
-          scanned.sources.map((s) => s.absPath),
-        )
-      : { inside: new Map<string, string>(), outside: new Set<string>() };
+  const owners = ownerManifests(
+    scanned.root,
+    scanned.sources.map((s) => s.absPath),
+  );
   const manifestPaths = owners.inside;
   const manifestTexts = new Map([...manifestPaths].map(([rel, abs]) => [rel, fs.readFileSync(abs, 'utf8')]));
   const gated = migrateGated(scanned.root, sources, {
@@ -79,7 +76,7 @@ export function apply(options: ApplyOptions): ApplyResult {
     if (after === before) continue;
     manifestChanges.push({
       file: rel,
-      ruleIds: ['sdk-v2-surface'],
+      ruleIds: [migration.movedToV2 ? 'sdk-v2-surface' : 'sdk-floor'],
       diff: createTwoFilesPatch(`a/${rel}`, `b/${rel}`, before, after, '', '', { context: 3 }),
     });
   }
@@ -103,12 +100,14 @@ export function apply(options: ApplyOptions): ApplyResult {
     manual: [
       ...manualItems(after.findings),
       ...migration.surfaceNotes,
-      ...manifestChanges.map((c) => ({
-        file: c.file,
-        line: 1,
-        ruleId: 'sdk-v2-surface',
-        message: "Dependencies changed to the v2 SDK packages: run your package manager's install.",
-      })),
+      ...(migration.movedToV2
+        ? manifestChanges.map((c) => ({
+            file: c.file,
+            line: 1,
+            ruleId: 'sdk-v2-surface',
+            message: "Dependencies changed to the v2 SDK packages: run your package manager's install.",
+          }))
+        : []),
       ...(migration.movedToV2 && changes.length > 0
         ? [...owners.outside].map((manifest) => ({
             file: manifest,

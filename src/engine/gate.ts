@@ -35,7 +35,7 @@ export function migrateGated(root: string, sources: SourceInput[], options: Migr
     const changes = sources
       .filter((s) => migration.outputs.get(s.relPath) !== s.text)
       .map((s) => ({ absPath: s.absPath, relPath: s.relPath, before: s.text, after: migration.outputs.get(s.relPath)! }));
-    const check = changes.length > 0 ? gate.check(changes) : { introduced: [], checked: 0, unchecked: [] };
+    const check = changes.length > 0 ? gate.check(changes, migration.raised) : { introduced: [], checked: 0, unchecked: [] };
     unchecked = check.unchecked;
     const blamed = { ...failures, ...blame(migration, check.introduced) };
     const fresh = Object.entries(blamed).filter(([id]) => !rolledBack[id]);

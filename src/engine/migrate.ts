@@ -3,6 +3,7 @@
 // 2026-07-28 target, the official v1→v2 codemod. A transform that throws, or whose output does not parse, leaves that
 // file as it was and is reported. Endpoint plans named in `rolledBack` are left as they were, with a marker.
 import jscodeshift from 'jscodeshift';
+import { ts } from 'ts-morph';
 import type { FileProblem, Finding, ManualItem } from '../model';
 import type { Rule } from '../rules/rule';
 import { endpointPlanOf, type EndpointPlan } from '../analysis/endpoints/model';
@@ -16,6 +17,8 @@ import markLeftoversRun, { id as markLeftoversId } from '../../transforms/mark-l
 import { analyzeSources, createProject, syntaxError, type Analysis, type SourceInput } from './analyze';
 import { migrateSdkSurface } from './sdk-v2-surface';
 import { DEFAULT_TARGET, type Target } from './targets';
+import { raiseSdkRange, sdkFloor, V1_SDK, V1_TESTED_RANGE } from './sdk-floor';
+import * as path from 'node:path';
 import { emitProgress } from './progress';
 
 /** The id under which the official v1→v2 codemod's changes are reported. */
@@ -69,6 +72,8 @@ export interface Migration {
   movedToV2: boolean;
   /** Endpoint plans of the original sources. */
   plans: EndpointPlan[];
+  /** Packages whose range the migrated manifests raised: the next install brings the version this release carries. */
+  raised: Set<string>;
   /** The endpoint plans each file's transforms carried out, by relPath. */
   applied: Map<string, Set<string>>;
 }
@@ -152,10 +157,17 @@ export function migrateSources(sources: SourceInput[], options: MigrateOptions =
     surfaceNotes.push(...surface.notes);
     stale = surface.changed || stale;
   }
+  const raised = new Set<string>();
+  if (target === '2025-11-25') {
+    const floors = raiseSdkFloors(files, manifests, surfaceNotes);
+    if (floors.size > 0) raised.add(V1_SDK);
+    manifests = new Map([...manifests, ...floors]);
+  }
   if (stale) analysis = reanalyze(files, rules);
   return {
     movedToV2,
     plans,
+    raised,
     applied,
     manifests,
     surfaceNotes,
@@ -165,6 +177,31 @@ export function migrateSources(sources: SourceInput[], options: MigrateOptions =
     problems,
     analysis,
   };
+}
+
+/** 2025-11-25: each manifest whose SDK range predates the transport the migrated code uses is raised to one that has it. */
+function raiseSdkFloors(files: Map<string, WorkingFile>, manifests: Map<string, string>, notes: ManualItem[]): Map<string, string> {
+  const raised = new Map<string, string>();
+  const dirs = [...manifests.keys()].map((m) => path.posix.dirname(m)).sort((a, b) => b.length - a.length);
+  for (const manifest of manifests.keys()) {
+    const dir = path.posix.dirname(manifest);
+    const owned = [...files.values()].filter((w) => {
+      if (w.text === w.original) return false;
+      const owner = dirs.find((d) => d === '.' || w.source.relPath.startsWith(`${d}/`));
+      return owner === dir;
+    });
+    const floor = sdkFloor(owned.map((w) => w.text));
+    const text = floor ? raiseSdkRange(manifests.get(manifest)!, floor) : undefined;
+    if (!text) continue;
+    raised.set(manifest, text);
+    notes.push({
+      file: manifest,
+      line: 1,
+      ruleId: 'sdk-floor',
+      message: `@modelcontextprotocol/sdk raised to ${V1_TESTED_RANGE}: the migrated code needs ${floor} or later; run your package manager's install.`,
+    });
+  }
+  return raised;
 }
 
 /**
@@ -248,6 +285,7 @@ function runTransform(
       target: options.target ?? DEFAULT_TARGET,
       legacy: options.legacy,
       localServer: options.localServer,
+      compiler: compilerFacts(working.source.absPath),
       rolledBack: options.rolledBack,
       appliedEndpoints,
       plans: options.plans,
@@ -316,4 +354,19 @@ function importsNewV2Package(before: string, after: string): boolean {
   const packages = (text: string) => new Set([...text.matchAll(V2_SPECIFIER)].map((m) => m[1]));
   const old = packages(before);
   return [...packages(after)].some((name) => !old.has(name));
+}
+
+const compilerCache = new Map<string, { exactOptionalPropertyTypes?: boolean }>();
+
+/** What the file's nearest tsconfig.json says that changes the code a transform may write. */
+function compilerFacts(absPath: string): { exactOptionalPropertyTypes?: boolean } {
+  const config = ts.findConfigFile(path.dirname(absPath), ts.sys.fileExists, 'tsconfig.json');
+  if (!config) return {};
+  let facts = compilerCache.get(config);
+  if (!facts) {
+    const parsed = ts.getParsedCommandLineOfConfigFile(config, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined });
+    facts = { exactOptionalPropertyTypes: parsed?.options.exactOptionalPropertyTypes };
+    compilerCache.set(config, facts);
+  }
+  return facts;
 }

@@ -45,7 +45,11 @@ export class TypeCheckGate {
 
   constructor(private readonly root: string) {}
 
-  check(changes: TypeCheckInput[]): TypeCheckResult {
+  /** Packages the migrated manifests raised (resolved from mcp-migrate's copy). */
+  private readonly raised = new Set<string>();
+
+  check(changes: TypeCheckInput[], raised: ReadonlySet<string> = new Set()): TypeCheckResult {
+    for (const pkg of raised) this.raised.add(pkg);
     const byConfig = new Map<string, TypeCheckInput[]>();
     const unchecked: TypeCheckResult['unchecked'] = [];
     for (const change of changes) {
@@ -87,7 +91,11 @@ export class TypeCheckGate {
   private project(config: string): Project {
     let project = this.projects.get(config);
     if (!project) {
-      project = new Project({ tsConfigFilePath: config, skipAddingFilesFromTsConfig: true, resolutionHost: migrationModuleResolution });
+      project = new Project({
+        tsConfigFilePath: config,
+        skipAddingFilesFromTsConfig: true,
+        resolutionHost: migrationModuleResolution(this.raised),
+      });
       this.projects.set(config, project);
     }
     return project;
@@ -146,8 +154,7 @@ function uncheckedBecause(
     return 'its tsconfig.json does not include it';
   if (/\.[cm]?jsx?$/.test(absPath) && !(config.parsed?.options.allowJs && config.parsed.options.checkJs))
     return 'JavaScript without checkJs';
-  if (!dependenciesInstalled(config.path, config.parsed))
-    return "the project's dependencies are not installed (run npm install, then apply)";
+  if (!dependenciesInstalled(config.path)) return "the project's dependencies are not installed (run npm install, then apply)";
   return undefined;
 }
 
@@ -190,30 +197,37 @@ function importersOf(parsed: ts.ParsedCommandLine | undefined, changed: Set<stri
   return importers;
 }
 
-/** Standard resolution, then mcp-migrate's own copy of the v2 packages the migration introduces. */
-function migrationModuleResolution(host: ts.ModuleResolutionHost, getOptions: () => ts.CompilerOptions) {
-  return {
+/**
+ * Standard resolution, except: the v2 packages the migration introduces, when the project has not installed them
+ * yet, and the packages whose range the migrated manifest raised (`raised`), come from mcp-migrate's own copy —
+ * what the next install brings.
+ */
+function migrationModuleResolution(raised: ReadonlySet<string>) {
+  return (host: ts.ModuleResolutionHost, getOptions: () => ts.CompilerOptions) => ({
     resolveModuleNames(moduleNames: string[], containingFile: string): Array<ts.ResolvedModuleFull | undefined> {
       const options = getOptions();
+      const ours = (name: string) => ts.resolveModuleName(name, path.join(__dirname, 'typecheck.ts'), options, host).resolvedModule;
       return moduleNames.map((name) => {
+        if ([...raised].some((pkg) => name === pkg || name.startsWith(`${pkg}/`))) return ours(name);
         const resolved = ts.resolveModuleName(name, containingFile, options, host).resolvedModule;
-        if (resolved || !MIGRATION_MODULES.test(name)) return resolved;
-        return ts.resolveModuleName(name, path.join(__dirname, 'typecheck.ts'), options, host).resolvedModule;
+        return resolved || !MIGRATION_MODULES.test(name) ? resolved : ours(name);
       });
     },
-  };
+  });
 }
 
 /**
  * A type-check without the project's packages compares two walls of "cannot find module" errors: the gate needs
- * the SDK the code imports to resolve from the project.
+ * the SDK installed where the project resolves packages from.
  */
-function dependenciesInstalled(config: string, parsed: ts.ParsedCommandLine | undefined): boolean {
-  const options = parsed?.options ?? {};
-  const from = path.join(path.dirname(config), 'index.ts');
-  return ['@modelcontextprotocol/sdk/server/mcp.js', '@modelcontextprotocol/server'].some(
-    (name) => !!ts.resolveModuleName(name, from, { ...options, moduleResolution: ts.ModuleResolutionKind.Bundler }, ts.sys).resolvedModule,
-  );
+function dependenciesInstalled(config: string): boolean {
+  for (let dir = path.dirname(config); ; dir = path.dirname(dir)) {
+    const installed = ['sdk', 'server'].some((name) =>
+      fs.existsSync(path.join(dir, 'node_modules', '@modelcontextprotocol', name, 'package.json')),
+    );
+    if (installed) return true;
+    if (path.dirname(dir) === dir) return false;
+  }
 }
 
 function parsedConfig(config: string): ts.ParsedCommandLine | undefined {

@@ -26,6 +26,8 @@ export interface TransformOptions extends Options {
   plans?: EndpointPlan[];
   /** The file's path as plans and findings name it (relative to the scanned root). */
   relPath?: string;
+  /** Compiler options of the file's tsconfig that change what code may be written. */
+  compiler?: { exactOptionalPropertyTypes?: boolean };
 }
 
 export interface TransformContext {

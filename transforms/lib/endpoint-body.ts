@@ -65,11 +65,20 @@ function methodCheck(input: BodyInput, access: RequestAccess): string[] {
 }
 
 /** 2025-11-25: a fresh server and a stateless transport of the v1 SDK per request, both closed with the response. */
-export function statelessBody(input: BodyInput, transportClass: string, options: { jsonResponse: boolean }): string[] {
+export function statelessBody(
+  input: BodyInput,
+  transportClass: string,
+  options: { jsonResponse: boolean; exactOptional?: boolean },
+): string[] {
   const access = accessOf(input);
   const { transport } = input.names;
   const server = input.server.variable;
-  const transportOptions = `{ sessionIdGenerator: undefined${options.jsonResponse ? ', enableJsonResponse: true' : ''} }`;
+  // Stateless is `sessionIdGenerator: undefined` (the SDK's idiom); under exactOptionalPropertyTypes, leaving it out.
+  const stateless = [
+    ...(options.exactOptional ? [] : ['sessionIdGenerator: undefined']),
+    ...(options.jsonResponse ? ['enableJsonResponse: true'] : []),
+  ];
+  const transportOptions = stateless.length > 0 ? `{ ${stateless.join(', ')} }` : '{}';
   const head = [
     `// mcp-migrate: stateless Streamable HTTP: POST only, a fresh server and transport per request, no sessions.`,
     ...methodCheck(input, access),
@@ -93,6 +102,7 @@ export function statelessBody(input: BodyInput, transportClass: string, options:
     ];
   }
   const body = input.parsedBody ?? access.body;
+  const serve = `${valueReturns(input) ? 'return ' : ''}await ${transport}.handleRequest(${access.req}, ${access.res}${body ? `, ${body}` : ''});`;
   return [
     ...head,
     `${access.res}.on(${s('close')}, () => {`,
@@ -102,7 +112,7 @@ export function statelessBody(input: BodyInput, transportClass: string, options:
     ...access.handOver,
     `try {`,
     `  await ${server}.connect(${transport});`,
-    `  await ${transport}.handleRequest(${access.req}, ${access.res}${body ? `, ${body}` : ''});`,
+    `  ${serve}`,
     `} catch (error) {`,
     `  console.error(${s('MCP request failed:')}, error);`,
     `  if (!${access.res}.headersSent) {`,
@@ -111,6 +121,14 @@ export function statelessBody(input: BodyInput, transportClass: string, options:
     `  }`,
     `}`,
   ];
+}
+
+/**
+ * The kept prelude answers with a value (`return res.status(401).json(…)`): the endpoint then returns what serving
+ * returns (void) too, so `noImplicitReturns` sees a function that may return nothing, as the old one did.
+ */
+function valueReturns(input: BodyInput): boolean {
+  return input.server.prelude.some((statement) => /\breturn\s+(?!;)\S/.test(statement));
 }
 
 function nodeFailure(res: string, style: Style): string {
@@ -133,5 +151,6 @@ export function handlerBody(input: BodyInput, handler: { perRequest?: string; ca
   ];
   if (access.flavor === 'web') return [...lines, `return ${handler.call}.fetch(${access.request});`];
   const body = input.parsedBody ?? access.body;
-  return [...lines, ...access.handOver, `await ${handler.call}(${access.req}, ${access.res}${body ? `, ${body}` : ''});`];
+  const serve = `${valueReturns(input) ? 'return ' : ''}await ${handler.call}(${access.req}, ${access.res}${body ? `, ${body}` : ''});`;
+  return [...lines, ...access.handOver, serve];
 }

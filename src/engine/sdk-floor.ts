@@ -1,0 +1,44 @@
+// 2025-11-25: the code the endpoint transform writes needs a v1 SDK that has it — StreamableHTTPServerTransport
+// since 1.10.0, WebStandardStreamableHTTPServerTransport since 1.25.0. A manifest whose range still allows an older
+// SDK is raised to the version this release is tested with; the type-check gate then resolves the SDK as that
+// install would.
+import semver from 'semver';
+
+export const V1_SDK = '@modelcontextprotocol/sdk';
+/** The v1 SDK range this release writes (what it is tested with). */
+export const V1_TESTED_RANGE = '^1.32.2';
+
+const FLOORS: Array<[RegExp, string]> = [
+  [/@modelcontextprotocol\/sdk\/server\/webStandardStreamableHttp(?:\.js)?['"]/, '1.25.0'],
+  [/@modelcontextprotocol\/sdk\/server\/streamableHttp(?:\.js)?['"]/, '1.10.0'],
+];
+
+/** The lowest SDK version the texts need (the highest floor among the modules they import), if any. */
+export function sdkFloor(texts: Iterable<string>): string | undefined {
+  let floor: string | undefined;
+  for (const text of texts) {
+    for (const [module, version] of FLOORS) {
+      if (module.test(text) && (!floor || semver.gt(version, floor))) floor = version;
+    }
+  }
+  return floor;
+}
+
+/**
+ * The manifest with its SDK range raised when that range allows a version below `floor`; undefined when it needs no
+ * change (or does not depend on the SDK). Only the range's text changes: the file keeps its formatting.
+ */
+export function raiseSdkRange(manifest: string, floor: string): string | undefined {
+  let json: { dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
+  try {
+    json = JSON.parse(manifest);
+  } catch {
+    return undefined;
+  }
+  const range = json.dependencies?.[V1_SDK] ?? json.devDependencies?.[V1_SDK];
+  if (!range) return undefined;
+  const lowest = semver.validRange(range) ? semver.minVersion(range) : null;
+  if (lowest && !semver.lt(lowest, floor)) return undefined;
+  const pattern = new RegExp(`("${V1_SDK.replace(/[/.]/g, '\\$&')}"\\s*:\\s*)"${range.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"`);
+  return pattern.test(manifest) ? manifest.replace(pattern, `$1"${V1_TESTED_RANGE}"`) : undefined;
+}
