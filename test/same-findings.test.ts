@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { check } from '../src/engine/scan';
+import { check } from '../src/engine/check';
 import { discover } from '../src/engine/discover';
 import { isReadProblem, readSource } from '../src/engine/read-source';
 import { mayContainMcpCode } from '../src/engine/prefilter';

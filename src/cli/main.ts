@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import yargs from 'yargs';
 import type { Argv } from 'yargs';
-import { check } from '../engine/scan';
+import { check } from '../engine/check';
 import { DEFAULT_TARGET, TARGETS, type Target } from '../engine/targets';
 import { isUsageError } from '../engine/errors';
 import { REPORT_FORMATS, renderDiff, renderReport, type ReportFormat } from '../report';
@@ -89,8 +89,8 @@ export async function main(argv: string[]): Promise<number> {
           default: -1,
           describe: 'Also fail when warnings exceed this count (-1: never)',
         }),
-      (args) => {
-        const result = check(scanOptions(args as unknown as CommonArgs));
+      async (args) => {
+        const result = await check(scanOptions(args as unknown as CommonArgs));
         emit(result, args as unknown as CommonArgs);
         exitCode = checkExitCode(result, { maxWarnings: args['max-warnings'] as number });
       },
