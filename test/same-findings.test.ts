@@ -140,7 +140,7 @@ describe('check finds what analysing every pre-filtered file found', () => {
   });
 
   for (const root of (process.env.MCP_MIGRATE_SAME_FINDINGS_TREES ?? '').split(path.delimiter).filter(Boolean)) {
-    it(`on ${root}`, async () => {
+    it(`on ${root}`, { timeout: 3_600_000 }, async () => {
       await expectSameFindings(path.resolve(root));
     });
   }

@@ -4,7 +4,7 @@
 import { ts } from 'ts-morph';
 import type { FileProblem } from '../model';
 import type { Rule } from '../rules/rule';
-import { fileValidatesOrigin } from '../rules/origin-validation';
+import { fileValidatesOrigin } from '../analysis/origin';
 import { analyzeSources, createProject, syntaxError, type Analysis, type SourceInput } from './analyze';
 
 /** An {@link AnalysisPlan} with the files' texts: what a worker receives. */

@@ -1,6 +1,7 @@
-// Cheap text prefilter: a file that contains none of these markers cannot hold MCP transport code
-// any rule looks at, so it is not parsed at all. The list is deliberately broad (a false positive
-// costs one parse; a false negative hides a finding) and is documented in the README.
+// Cheap text prefilter, in two stages. A file that contains none of MCP_MARKERS cannot hold anything a rule looks at:
+// it is never parsed. That list is deliberately broad (a false positive costs little; a false negative hides a
+// finding), so half of ordinary web code passes it (`sessionId`, `.listen(`, `text/event-stream`, `headers.origin`).
+// Of those, only candidates (CANDIDATE_MARKERS, below) and the files imports link to them are parsed: select.ts.
 
 /** Matched case-insensitively as plain substrings. */
 export const MCP_MARKERS: readonly string[] = Object.freeze([

@@ -3,7 +3,7 @@
 import type { FileProblem } from '../model';
 import type { Rule } from '../rules/rule';
 import { allRules } from '../rules';
-import { createProject, type Analysis } from './analyze';
+import type { Analysis } from './analyze';
 import { analyzePlans, type Guarded } from './analyze-plans';
 import { plannedSources, readTree, scanProblems, type LoadedSource, type ScanOptions } from './read-tree';
 import { UsageError } from './errors';
@@ -36,7 +36,7 @@ export function scan(options: ScanOptions): Scan {
   const guarded: Guarded =
     plans.length > 0
       ? analyzePlans(plans, rules)
-      : { sources: [], analysis: { project: createProject(), files: [], sourceFile: () => undefined }, dropped: [] };
+      : { sources: [], analysis: { projects: [], files: [], sourceFile: () => undefined, endpoints: () => [] }, dropped: [] };
   const analysed = new Set(guarded.sources.map((source) => source.relPath));
   return {
     root: read.root,
