@@ -343,12 +343,11 @@ function writePackage(root, name, layout, rnd, files) {
 }
 
 /** Copies every fixture server `copies` times; every third copy goes inside an API package and imports its CORS helper. */
-function writeMcpServers(root, apiPackages, copies, files) {
+function writeMcpServers(root, apiPackages, copies, servers, files) {
   let placed = 0;
   for (let copy = 0; copy < copies; copy++) {
-    for (const name of fs.readdirSync(FIXTURE_SERVERS).sort()) {
+    for (const name of servers) {
       const from = path.join(FIXTURE_SERVERS, name);
-      if (!fs.existsSync(path.join(from, 'fixture.json'))) continue;
       const embedded = placed % 3 === 2;
       const to = embedded
         ? path.join(root, 'packages', apiPackages[placed % apiPackages.length], 'src', `mcp-${name}-${copy}`)
@@ -372,6 +371,13 @@ function writeMcpServers(root, apiPackages, copies, files) {
   }
 }
 
+function fixtureServers() {
+  return fs
+    .readdirSync(FIXTURE_SERVERS)
+    .filter((name) => fs.existsSync(path.join(FIXTURE_SERVERS, name, 'fixture.json')))
+    .sort();
+}
+
 function sourceFilesUnder(dir) {
   return fs
     .readdirSync(dir, { recursive: true, withFileTypes: true })
@@ -380,21 +386,22 @@ function sourceFilesUnder(dir) {
 }
 
 /**
- * Writes the tree under `root`: about `files` source files, `copies` copies of the fixture servers among them.
+ * Writes the tree under `root`: about `files` source files, `copies` copies of the fixture servers among them (all of
+ * them, or the ones named in `servers`).
  * Returns the number of source files written.
  */
-function makeTree(root, { files = 10_000, copies = 3, seed = 15 } = {}) {
+function makeTree(root, { files = 10_000, copies = 3, seed = 15, servers = fixtureServers() } = {}) {
   const rnd = random(seed);
   const counter = { count: 0 };
   const apiPackages = [];
-  const mcpFiles = copies * sourceFilesUnder(FIXTURE_SERVERS).length;
+  const mcpFiles = copies * servers.reduce((sum, name) => sum + sourceFilesUnder(path.join(FIXTURE_SERVERS, name)).length, 0);
   for (let p = 0; counter.count < files - mcpFiles; p++) {
     const layout = p % 5 === 0 ? 'lib' : p % 5 < 3 ? 'api' : 'web';
     const name = `${layout}-${p}`;
     if (layout === 'api') apiPackages.push(name);
     writePackage(root, name, layout, rnd, counter);
   }
-  writeMcpServers(root, apiPackages, copies, counter);
+  writeMcpServers(root, apiPackages, copies, servers, counter);
   return counter.count;
 }
 

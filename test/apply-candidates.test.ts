@@ -16,8 +16,9 @@ afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
 const SOURCE = /\.(?:[cm]?[jt]s|[jt]sx)$/;
 
-it('apply --dry-run on the bench tree touches only candidate files', () => {
-  makeTree(root, { files: 400, copies: 1, seed: 5 });
+it('apply --dry-run on the bench tree touches only candidate files', { timeout: 300_000 }, () => {
+  // Three servers, three copies each (the third inside an API service), among ~300 ordinary files.
+  makeTree(root, { files: 300, copies: 3, seed: 5, servers: ['a-express-shared-server', 'b-router-mounted', 'c-auth-middleware'] });
   const all = fs
     .readdirSync(root, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile() && SOURCE.test(entry.name))
