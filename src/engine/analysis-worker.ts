@@ -1,5 +1,5 @@
-// A pool worker (see analysis-pool.ts): analyses the chunks of plans the main thread sends, one project per chunk,
-// and sends back what `check` reports. Nothing of a chunk's project outlives the chunk.
+// A pool worker (see analysis-pool.ts): analyses the chunks of plans the main thread sends and sends back what
+// `check` reports. Nothing of a chunk's projects outlives the chunk.
 import { parentPort } from 'node:worker_threads';
 import { allRules } from '../rules';
 import { analyzePlans } from './analyze-plans';

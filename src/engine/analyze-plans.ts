@@ -1,6 +1,6 @@
 // The parsing side of a scan (loaded only when there are candidates, on the main thread or in a pool worker): settle
-// each group's plan (probe the Origin checks left out), then analyse the chosen files in one project, leaving out the
-// files that are too deep or break the analysis.
+// each group's plan (probe the Origin checks left out), then analyse the chosen files (each import group in a project
+// of its own), leaving out the files that are too deep or break the analysis.
 import { ts } from 'ts-morph';
 import type { FileProblem } from '../model';
 import type { Rule } from '../rules/rule';
@@ -22,7 +22,7 @@ export interface Guarded {
 }
 
 /** The planned files of every group, or the whole group where a file left out validates Origin. */
-export function sourcesToAnalyze(plans: readonly PlannedSources[]): SourceInput[] {
+function sourcesToAnalyze(plans: readonly PlannedSources[]): SourceInput[] {
   const probes = plans.flatMap((plan) => plan.originProbes);
   const validating = new Set(probes.length > 0 ? originValidatorsAlone(probes) : []);
   return plans.flatMap((plan) =>

@@ -1,7 +1,7 @@
 // `check`: the stages of read-tree.ts, then the analysis in chunks of a few import groups each — on this thread, or
 // with POOL_MIN_CANDIDATES candidates or more in a worker pool started while the files are still being read — then
 // the result. ts-morph and the rules are loaded only when there is something to analyse (or a --rule / --skip-rule
-// to check), and not at all on this thread when workers analyse. Each chunk's project is dropped when it is done.
+// to check), and not at all on this thread when workers analyse. A chunk's projects are dropped when it is done.
 import * as os from 'node:os';
 import type { CheckResult } from '../model';
 import { collectCheckResult, plannedSources, readTree, scanProblems, type ScanOptions } from './read-tree';
