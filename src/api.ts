@@ -71,8 +71,8 @@ function scanOptions(options: CheckOptions) {
 }
 
 /** Finds deprecated MCP transport constructs. The gate fails when `findings` has an error (or warnings over your limit). */
-export function check(options: CheckOptions = {}): JsonCheckReport {
-  return toJsonReport(runCheck({ ...scanOptions(options), baseline: options.baseline }), { toolVersion: VERSION });
+export async function check(options: CheckOptions = {}): Promise<JsonCheckReport> {
+  return toJsonReport(await runCheck({ ...scanOptions(options), baseline: options.baseline }), { toolVersion: VERSION });
 }
 
 /** Migrates (or, with `dryRun`, shows what it would change). */

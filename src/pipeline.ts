@@ -2,7 +2,8 @@
 // relative to the working directory. Both return the one result model; reporters and the API serialise it.
 import * as path from 'node:path';
 import type { ApplyResult, CheckResult } from './model';
-import { check as checkFiles, type ScanOptions } from './engine/scan';
+import type { ScanOptions } from './engine/scan';
+import { check as checkFiles } from './engine/check';
 import type { ApplyOptions } from './engine/apply';
 import { applyBaseline, baselineOf, readBaseline, writeBaseline } from './engine/baseline';
 import { relativeTo } from './report/paths';
@@ -14,8 +15,8 @@ export interface CheckRunOptions extends ScanOptions {
   baselineWrite?: string;
 }
 
-export function runCheck(options: CheckRunOptions): CheckResult {
-  let result = checkFiles(options);
+export async function runCheck(options: CheckRunOptions): Promise<CheckResult> {
+  let result = await checkFiles(options);
   if (options.baselineWrite) {
     const file = path.resolve(options.cwd, options.baselineWrite);
     writeBaseline(baselineOf(result, file), file);

@@ -59,7 +59,9 @@ describe('mcp-migrate CLI', () => {
     expect(run.stdout).toContain('--- a/fixtures/servers/a-express-shared-server/src/index.ts');
     // It listens on every interface: the app is not made local, and the SDK's Origin guard stands in front of the handler.
     expect(run.stdout).toContain('+const mcpOriginGuard = originValidation(localhostAllowedOrigins());');
-    expect(run.stdout).toMatch(/\+app\.post\('\/mcp', async \(req, res\) => \{\n(?:\+ {2}\/\/[^\n]*\n)*\+ {2}if \(!mcpOriginGuard\(req, res\)\) return;\n\+ {2}await mcpHandler\(req, res, req\.body\);\n/);
+    expect(run.stdout).toMatch(
+      /\+app\.post\('\/mcp', async \(req, res\) => \{\n(?:\+ {2}\/\/[^\n]*\n)*\+ {2}if \(!mcpOriginGuard\(req, res\)\) return;\n\+ {2}await mcpHandler\(req, res, req\.body\);\n/,
+    );
     expect(run.stdout).toContain('--- a/fixtures/servers/a-express-shared-server/package.json');
     expect(run.stdout).toContain('+    "@modelcontextprotocol/server": "^2.4.0"');
     expect(run.stdout).toContain('dry run');

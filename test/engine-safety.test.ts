@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { check } from '../src/engine/scan';
+import { check } from '../src/engine/check';
 import { checkExitCode } from '../src/cli/exit-codes';
 import { FIXTURES_DIR, REPO_ROOT, scratchDir } from './helpers/server-process';
 
@@ -25,10 +25,10 @@ app.listen(3000, '127.0.0.1');
 `;
 
 describe('suppressions and markers', () => {
-  it('a next-line suppression silences its rule there, is listed as used, and an unused one is reported', () => {
+  it('a next-line suppression silences its rule there, is listed as used, and an unused one is reported', async () => {
     const dir = workspace('suppress');
     fs.writeFileSync(path.join(dir, 'server.ts'), LEGACY);
-    const result = check({ paths: [dir], cwd: dir });
+    const result = await check({ paths: [dir], cwd: dir });
     expect(result.findings.filter((f) => f.ruleId === 'legacy-sse-transport')).toEqual([]);
     const used = result.suppressions.find((s) => s.ruleId === 'legacy-sse-transport');
     expect(used).toMatchObject({ kind: 'next-line', line: 7, used: 1, reason: 'kept for one release while clients move' });
@@ -38,24 +38,24 @@ describe('suppressions and markers', () => {
     expect(result.findings.some((f) => f.ruleId === 'origin-validation')).toBe(true);
   });
 
-  it('a file-level suppression silences every finding of its rule in the file', () => {
+  it('a file-level suppression silences every finding of its rule in the file', async () => {
     const dir = workspace('suppress-file');
     fs.writeFileSync(
       path.join(dir, 'server.ts'),
       `// mcp-migrate-ignore-file origin-validation -- behind a gateway that checks Origin\n${LEGACY}`,
     );
-    const result = check({ paths: [dir], cwd: dir });
+    const result = await check({ paths: [dir], cwd: dir });
     expect(result.findings.filter((f) => f.ruleId === 'origin-validation')).toEqual([]);
     expect(result.suppressions.find((s) => s.ruleId === 'origin-validation')?.used).toBeGreaterThan(0);
   });
 
-  it('a marker left by apply is an error finding, so check keeps failing until a human removes it', () => {
+  it('a marker left by apply is an error finding, so check keeps failing until a human removes it', async () => {
     const dir = workspace('marker');
     fs.writeFileSync(
       path.join(dir, 'server.ts'),
       `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';\n/* mcp-migrate: session-state: give the tools an explicit handle */\nexport const s = new McpServer({ name: 'm', version: '1' });\n`,
     );
-    const result = check({ paths: [dir], cwd: dir });
+    const result = await check({ paths: [dir], cwd: dir });
     const marker = result.findings.find((f) => f.ruleId === 'session-state');
     expect(marker).toMatchObject({ severity: 'error', fix: 'manual', line: 2 });
     expect(checkExitCode(result)).toBe(1);

@@ -8,16 +8,16 @@ import { allRuleMetas } from '../src/rules';
 import { RULE_EXAMPLES } from '../src/rules/examples';
 import { ruleHelpText, ruleHelpUri } from '../src/report/rule-help';
 import { renderReport } from '../src/report';
-import { check } from '../src/engine/scan';
+import { check } from '../src/engine/check';
 import { REPO_ROOT, scratchDir } from './helpers/server-process';
 
 const cli = (...args: string[]) =>
   spawnSync(process.execPath, [path.join(REPO_ROOT, 'bin', 'mcp-migrate.js'), ...args], { encoding: 'utf8' });
 
-function ruleIdsIn(code: string, name: string): string[] {
+async function ruleIdsIn(code: string, name: string): Promise<string[]> {
   const dir = scratchDir('explain', name);
   fs.writeFileSync(path.join(dir, 'example.ts'), code);
-  return check({ paths: [dir], cwd: dir }).findings.map((f) => f.ruleId);
+  return (await check({ paths: [dir], cwd: dir })).findings.map((f) => f.ruleId);
 }
 
 describe('rule examples', () => {
@@ -26,10 +26,10 @@ describe('rule examples', () => {
   });
 
   for (const meta of allRuleMetas) {
-    it(`${meta.id}: reported on "before", silent on "after"`, () => {
+    it(`${meta.id}: reported on "before", silent on "after"`, async () => {
       const example = RULE_EXAMPLES[meta.id];
-      expect(ruleIdsIn(example.before, `${meta.id}-before`)).toContain(meta.id);
-      expect(ruleIdsIn(example.after, `${meta.id}-after`)).not.toContain(meta.id);
+      expect(await ruleIdsIn(example.before, `${meta.id}-before`)).toContain(meta.id);
+      expect(await ruleIdsIn(example.after, `${meta.id}-after`)).not.toContain(meta.id);
     });
   }
 });

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { apply } from '../src/engine/apply';
-import { check } from '../src/engine/scan';
+import { check } from '../src/engine/check';
 import { REPO_ROOT, scratchDir } from './helpers/server-process';
 
 const made: string[] = [];
@@ -103,7 +103,7 @@ admin.listen(3001, '127.0.0.1');
 `;
 
 describe('type-check gate', () => {
-  it('rolls back the endpoint that would not compile, marks it with the error, and migrates the other one', () => {
+  it('rolls back the endpoint that would not compile, marks it with the error, and migrates the other one', async () => {
     const dir = project({ 'src/narrow.ts': NARROW_RESPONSE, 'src/admin.ts': ORDINARY });
     expect(tsc(dir), 'the project compiles before').toBe('');
     const result = apply({ paths: [dir], cwd: dir, allowDirty: true, target: '2025-11-25' });
@@ -120,7 +120,7 @@ describe('type-check gate', () => {
     expect(admin).not.toContain('randomUUID');
     expect(tsc(dir), 'the project still compiles after').toBe('');
     // The gate stays red on the endpoint that was left for a human.
-    const after = check({ paths: [dir], cwd: dir });
+    const after = await check({ paths: [dir], cwd: dir });
     expect(after.findings.some((f) => f.file === 'src/narrow.ts' && f.data?.marker)).toBe(true);
   });
 });

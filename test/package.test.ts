@@ -81,8 +81,8 @@ describe('the published package', () => {
       process.execPath,
       [
         '-e',
-        "const { check, apply } = require('mcp-migrate'); const r = check({ paths: ['server'] }); const a = apply({ paths: ['server'], dryRun: true, target: '2025-11-25' });" +
-          'console.log(JSON.stringify({ version: r.version, keys: Object.keys(r), rule: r.findings[0].ruleId, changed: a.changes.map((c) => c.file), dry: a.dryRun }));',
+        "const { check, apply } = require('mcp-migrate'); (async () => { const r = await check({ paths: ['server'] }); const a = apply({ paths: ['server'], dryRun: true, target: '2025-11-25' });" +
+          'console.log(JSON.stringify({ version: r.version, keys: Object.keys(r), rule: r.findings[0].ruleId, changed: a.changes.map((c) => c.file), dry: a.dryRun })); })();',
       ],
       project,
     );
@@ -92,7 +92,11 @@ describe('the published package', () => {
     expect(out.keys).toEqual(['version', 'tool', 'root', 'findings', 'suppressions', 'problems', 'summary']);
     const esm = run(
       process.execPath,
-      ['--input-type=module', '-e', "import { check } from 'mcp-migrate'; console.log(check({ paths: ['server'] }).summary.filesScanned);"],
+      [
+        '--input-type=module',
+        '-e',
+        "import { check } from 'mcp-migrate'; console.log((await check({ paths: ['server'] })).summary.filesScanned);",
+      ],
       project,
     );
     expect(esm.stderr).toBe('');
@@ -103,11 +107,11 @@ describe('the published package', () => {
     fs.writeFileSync(
       path.join(project, 'use.ts'),
       "import { check, type JsonCheckReport, type Finding } from 'mcp-migrate';\n" +
-        "const report: JsonCheckReport = check({ paths: ['server'], rules: ['session-id'] });\n" +
+        "const report: JsonCheckReport = await check({ paths: ['server'], rules: ['session-id'] });\n" +
         'const first: Omit<Finding, "data"> | undefined = report.findings[0];\n' +
         'export const line: number | undefined = first?.line;\n' +
         '// @ts-expect-error: not an option\n' +
-        "check({ path: 'x' });\n",
+        "void check({ path: 'x' });\n",
     );
     fs.writeFileSync(
       path.join(project, 'tsconfig.json'),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MCP_MARKERS, mayContainMcpCode } from '../src/engine/prefilter';
+import { CANDIDATE_MARKERS, MCP_MARKERS, isCandidate, mayContainMcpCode } from '../src/engine/prefilter';
 
 describe('mayContainMcpCode', () => {
   it('lists the documented markers', () => {
@@ -71,5 +71,43 @@ describe('mayContainMcpCode', () => {
     expect(mayContainMcpCode('xlisten(3000)')).toBe(false);
     expect(mayContainMcpCode('BunXserve()')).toBe(false);
     expect(mayContainMcpCode('event:endpoint')).toBe(false);
+  });
+});
+
+describe('isCandidate', () => {
+  it('lists the strong markers: what only MCP code, or this tool, writes', () => {
+    expect(CANDIDATE_MARKERS).toEqual([
+      '@modelcontextprotocol',
+      'fastmcp',
+      'mcp-framework',
+      'agents/mcp',
+      'McpAgent',
+      'mcp-session-id',
+      'jsonrpc',
+      'closeStandaloneSSEStream',
+      'mcp-migrate',
+      '@mcp-codemod-error',
+    ]);
+    for (const marker of CANDIDATE_MARKERS) expect(isCandidate(`const x = 1;\n// ${marker.toUpperCase()}\n`), marker).toBe(true);
+  });
+
+  it('takes the endpoint handshake however it is spaced, and the tool’s own comments', () => {
+    expect(isCandidate("res.write('event:endpoint\\ndata: /messages\\n\\n')")).toBe(true);
+    expect(isCandidate('res.write(`event:  endpoint\\n`)')).toBe(true);
+    expect(isCandidate('// mcp-migrate-ignore-next-line session-id -- reviewed')).toBe(true);
+    expect(isCandidate('/* @mcp-codemod-error rename this */')).toBe(true);
+  });
+
+  it('leaves out ordinary server code that only mentions the weak markers', () => {
+    const ordinary = [
+      'const sessionId = req.cookies.sessionId;',
+      "res.setHeader('Content-Type', 'text/event-stream');",
+      'app.listen(port);',
+      'if (req.headers.origin !== allowed) return res.status(403).end();',
+      'async handleRequest(command) { return { ok: true }; }',
+      "store.eventStore.push({ type: 'created' });",
+    ].join('\n');
+    expect(mayContainMcpCode(ordinary)).toBe(true);
+    expect(isCandidate(ordinary)).toBe(false);
   });
 });

@@ -2,7 +2,7 @@
 // exactly the lines marked `// expect: <rule-id>`.
 import * as fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { check } from '../src/engine/scan';
+import { check } from '../src/engine/check';
 import { allRules } from '../src/rules';
 import { ruleCases } from './helpers/rule-cases';
 
@@ -22,8 +22,8 @@ describe('rule fixtures', () => {
       ).toBe(true);
     });
     for (const ruleCase of own) {
-      it(`${rule.meta.id} / ${ruleCase.name}`, () => {
-        const result = check({ paths: [ruleCase.path], cwd: process.cwd(), rules: [rule.meta.id], gitignore: false });
+      it(`${rule.meta.id} / ${ruleCase.name}`, async () => {
+        const result = await check({ paths: [ruleCase.path], cwd: process.cwd(), rules: [rule.meta.id], gitignore: false });
         expect(result.problems).toEqual([]);
         const found = result.findings
           .filter((f) => f.ruleId === rule.meta.id)

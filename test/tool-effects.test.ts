@@ -1,12 +1,12 @@
 // The idempotency inference behind `idempotency-hint`: the hints and the evidence the report shows, per tool.
 import * as path from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { check } from '../src/engine/scan';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { check } from '../src/engine/check';
 
 const fixture = (name: string) => path.resolve(__dirname, '..', 'fixtures', 'idempotency-hints', name);
 
-function findingsByTool(file: string) {
-  const result = check({ paths: [fixture(file)], cwd: process.cwd(), rules: ['idempotency-hint'] });
+async function findingsByTool(file: string) {
+  const result = await check({ paths: [fixture(file)], cwd: process.cwd(), rules: ['idempotency-hint'] });
   const byTool = new Map<string, { message: string; fix: string; data?: Record<string, unknown> }>();
   for (const finding of result.findings) {
     const name = /Tool `([^`]+)`/.exec(finding.message)?.[1];
@@ -16,7 +16,10 @@ function findingsByTool(file: string) {
 }
 
 describe('tool effect inference', () => {
-  const tools = findingsByTool('registration-forms.input.ts');
+  let tools: Awaited<ReturnType<typeof findingsByTool>>;
+  beforeAll(async () => {
+    tools = await findingsByTool('registration-forms.input.ts');
+  });
 
   it('marks handlers that only read as read-only, naming what they read', () => {
     expect(tools.get('forecast')?.data?.hints).toEqual({ readOnlyHint: true });
@@ -52,8 +55,8 @@ describe('tool effect inference', () => {
     expect(tools.has('author_hinted')).toBe(false);
   });
 
-  it('reports low-level tool literals whose handler it cannot see as manual', () => {
-    const low = findingsByTool('low-level.input.ts');
+  it('reports low-level tool literals whose handler it cannot see as manual', async () => {
+    const low = await findingsByTool('low-level.input.ts');
     expect(low.get('lookup')?.fix).toBe('manual');
     expect(low.get('lookup')?.message).toContain('retry-unsafe: review');
     expect(low.has('already')).toBe(false);

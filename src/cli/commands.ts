@@ -57,8 +57,8 @@ function scanOptions(args: CommonArgs) {
 type Pipeline = typeof import('../pipeline');
 const pipeline = (): Pipeline => require('../pipeline') as Pipeline;
 
-export function check(args: CheckArgs): number {
-  const result = showProgress(() =>
+export async function check(args: CheckArgs): Promise<number> {
+  const result = await showProgress(() =>
     pipeline().runCheck({ ...scanOptions(args), baseline: args.baseline, baselineWrite: args['baseline-write'] }),
   );
   emit(result, args);

@@ -38,8 +38,8 @@ export async function main(argv: string[]): Promise<number> {
       'check [paths..]',
       'Find deprecated MCP transport constructs; exit 1 while error findings remain (the CI gate)',
       (y) => withOptions(y, 'check', config).conflicts('baseline', 'baseline-write'),
-      (args) => {
-        exitCode = commands().check(withPaths(args) as unknown as CheckArgs);
+      async (args) => {
+        exitCode = await commands().check(withPaths(args) as unknown as CheckArgs);
       },
     )
     .command(

@@ -34,10 +34,19 @@ export function showProgress<T>(work: () => T, stream: Terminal = process.stderr
     stream.write(`\r\u001b[2K${line}`);
     shown = true;
   });
-  try {
-    return work();
-  } finally {
+  const end = () => {
     stop();
     if (shown) stream.write('\r\u001b[2K');
+  };
+  let result: T;
+  try {
+    result = work();
+  } catch (error) {
+    end();
+    throw error;
   }
+  // An async run (check with its worker pool) ends when its promise settles.
+  if (result instanceof Promise) return result.finally(end) as T;
+  end();
+  return result;
 }

@@ -1,5 +1,5 @@
-// Handle stage: parse candidate files into one ts-morph project (so imports resolve across files),
-// run every enabled rule on every file, then apply suppressions and collect migration markers.
+// Handle stage: parse each import group of the candidate files into a ts-morph project (so imports resolve across
+// its files), run every enabled rule on every file, then apply suppressions and collect migration markers.
 import { Project, ts, type Node, type SourceFile } from 'ts-morph';
 import type { Finding, Suppression } from '../model';
 import type { ReportOptions, Rule } from '../rules/rule';
@@ -9,6 +9,7 @@ import { projectEndpoints } from '../analysis/endpoints/build';
 import { isTestFile } from '../analysis/endpoints/classify';
 import type { EndpointPlan, Span } from '../analysis/endpoints/model';
 import { applySuppressions, parseSuppressions } from './suppressions';
+import { ImportGraph, localSpecifiers } from './import-graph';
 import { findMarkers } from './markers';
 import { emitProgress } from './progress';
 
@@ -27,7 +28,8 @@ export interface FileAnalysis {
 }
 
 export interface Analysis {
-  project: Project;
+  /** One project per import group (see {@link analyzeSources}). */
+  projects: Project[];
   files: FileAnalysis[];
   sourceFile(relPath: string): SourceFile | undefined;
   /** The project's endpoint plans (computed on first use). */
@@ -63,7 +65,37 @@ export function syntaxError(sourceFile: SourceFile): string | undefined {
   return `${line + 1}:${character + 1} ${ts.flattenDiagnosticMessageText(first.messageText, ' ')}`;
 }
 
+/**
+ * Analyses each import group of `sources` (files linked by local imports, either way: import-graph.ts) in a project
+ * of its own. What decides a server's findings — resolution across its files, whether something validates Origin,
+ * whether every listener binds loopback — then never depends on another server scanned with it, and a group is
+ * analysed alike whichever other groups share its chunk or worker.
+ */
 export function analyzeSources(sources: SourceInput[], rules: readonly Rule[]): Analysis {
+  const graph = new ImportGraph(sources.map((source) => ({ absPath: source.absPath, specifiers: localSpecifiers(source.text) })));
+  const groups = graph.groups().map((group) =>
+    analyzeGroup(
+      group.map((index) => sources[index]),
+      rules,
+    ),
+  );
+  const byRel = new Map(groups.flatMap((group) => [...group.byRel]));
+  return {
+    projects: groups.map((group) => group.project),
+    files: groups.flatMap((group) => group.files).sort((a, b) => a.relPath.localeCompare(b.relPath)),
+    sourceFile: (relPath) => byRel.get(relPath),
+    endpoints: () => groups.flatMap((group) => group.endpoints()).sort((a, b) => a.id.localeCompare(b.id)),
+  };
+}
+
+interface GroupAnalysis {
+  project: Project;
+  byRel: Map<string, SourceFile>;
+  files: FileAnalysis[];
+  endpoints(): EndpointPlan[];
+}
+
+function analyzeGroup(sources: SourceInput[], rules: readonly Rule[]): GroupAnalysis {
   const project = createProject();
   const byRel = new Map<string, SourceFile>();
   for (const source of sources) {
@@ -91,8 +123,7 @@ export function analyzeSources(sources: SourceInput[], rules: readonly Rule[]): 
     files.push(analyzeFile(source.relPath, sourceFile, factsByFile.get(sourceFile)!, rules));
     emitProgress({ kind: 'analysed', file: source.relPath, done: files.length, total: sources.length });
   }
-  files.sort((a, b) => a.relPath.localeCompare(b.relPath));
-  return { project, files, sourceFile: (relPath) => byRel.get(relPath), endpoints: endpointsOf };
+  return { project, byRel, files, endpoints: endpointsOf };
 }
 
 /**

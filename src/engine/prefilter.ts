@@ -1,6 +1,7 @@
-// Cheap text prefilter: a file that contains none of these markers cannot hold MCP transport code
-// any rule looks at, so it is not parsed at all. The list is deliberately broad (a false positive
-// costs one parse; a false negative hides a finding) and is documented in the README.
+// Cheap text prefilter, in two stages. A file that contains none of MCP_MARKERS cannot hold anything a rule looks at:
+// it is never parsed. That list is deliberately broad (a false positive costs little; a false negative hides a
+// finding), so half of ordinary web code passes it (`sessionId`, `.listen(`, `text/event-stream`, `headers.origin`).
+// Of those, only candidates (CANDIDATE_MARKERS, below) and the files imports link to them are parsed: select.ts.
 
 /** Matched case-insensitively as plain substrings. */
 export const MCP_MARKERS: readonly string[] = Object.freeze([
@@ -53,4 +54,36 @@ const MARKER_PATTERN = new RegExp(
 /** True when `text` contains at least one of {@link MCP_MARKERS} (case-insensitive). */
 export function mayContainMcpCode(text: string): boolean {
   return MARKER_PATTERN.test(text);
+}
+
+/**
+ * Markers only MCP code, or this tool's own comments, contain (matched case-insensitively; `event:\s*endpoint` as a
+ * pattern). A file that passes {@link mayContainMcpCode} and has one of these is a candidate; a file with only the
+ * weaker markers (`sessionId`, `.listen(`, `text/event-stream`, `headers.origin`, …) is analysed only when local
+ * imports link it to a candidate. No rule reports anything in a group of linked files without one of these:
+ * - what rules resolve to (SDK classes, framework servers) or require an MCP import for is spelled in the import of
+ *   some linked file: the module specifiers, and `McpAgent` (also exported by `agents`);
+ * - what rules read from the text alone: the `event: endpoint` handshake, the `mcp-session-id` header, `jsonrpc`
+ *   (hand-written streams, resumability), `closeStandaloneSSEStream`;
+ * - what the engine reports itself: `/* mcp-migrate: … *\/` markers, `mcp-migrate-ignore-…` suppressions and the
+ *   official codemod's `@mcp-codemod-error`.
+ */
+export const CANDIDATE_MARKERS: readonly string[] = Object.freeze([
+  '@modelcontextprotocol',
+  'fastmcp',
+  'mcp-framework',
+  'agents/mcp',
+  'McpAgent',
+  'mcp-session-id',
+  'jsonrpc',
+  'closeStandaloneSSEStream',
+  'mcp-migrate',
+  '@mcp-codemod-error',
+]);
+
+const CANDIDATE_PATTERN = new RegExp([...CANDIDATE_MARKERS.map(escapeRegExp), 'event:\\s*endpoint'].join('|'), 'i');
+
+/** True when `text` has one of {@link CANDIDATE_MARKERS} (or an `event: endpoint` line): a file to analyse. */
+export function isCandidate(text: string): boolean {
+  return CANDIDATE_PATTERN.test(text);
 }

@@ -1,0 +1,104 @@
+// Chunks of analysis plans, and the worker_threads pool `check` analyses them with once there are enough candidates.
+// A plan (one import group) is never split: its files must be analysed together. Chunks hold the largest plans first;
+// each worker asks for the next chunk when it is done with one, so a big group never holds up the others. Results
+// come back in chunk order whatever finished first; the caller sorts them into the one report order.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { FileProblem } from '../model';
+import type { FileAnalysis } from './analyze';
+import type { PlannedSources } from './analyze-plans';
+
+/**
+ * About this many files go into one chunk: the unit a worker asks for. Each import group is analysed in its own
+ * project whatever chunk it lands in (analyzeSources), so chunks only trade message overhead against balance.
+ */
+export const CHUNK_FILES = 16;
+
+export interface ChunkRequest {
+  plans: PlannedSources[];
+  /** The rules to run; all when undefined. */
+  ruleIds?: string[];
+}
+
+export interface ChunkAnalysis {
+  files: FileAnalysis[];
+  dropped: FileProblem[];
+}
+
+export type ChunkResult = ChunkAnalysis | { error: string };
+
+/** Chunks of plans of about {@link CHUNK_FILES} files each, largest plans first. */
+export function chunkPlans(plans: readonly PlannedSources[]): PlannedSources[][] {
+  const size = (plan: PlannedSources) => plan.files.length + plan.originProbes.length;
+  const chunks: PlannedSources[][] = [];
+  let current: PlannedSources[] = [];
+  let files = 0;
+  for (const plan of [...plans].sort((a, b) => size(b) - size(a))) {
+    current.push(plan);
+    files += size(plan);
+    if (files >= CHUNK_FILES) {
+      chunks.push(current);
+      current = [];
+      files = 0;
+    }
+  }
+  if (current.length > 0) chunks.push(current);
+  return chunks;
+}
+
+const WORKER_SCRIPT = path.join(__dirname, 'analysis-worker.js');
+
+/**
+ * Worker threads that analyse chunks. They start loading ts-morph as soon as they are created, so a pool made while
+ * files are still being read is warm by the time the plans are known.
+ */
+export class AnalysisPool {
+  private readonly workers: Worker[];
+
+  /** The compiled worker script is there (not when the engine runs from its TypeScript sources). */
+  static available(): boolean {
+    return fs.existsSync(WORKER_SCRIPT);
+  }
+
+  constructor(size: number) {
+    this.workers = Array.from({ length: size }, () => new Worker(WORKER_SCRIPT));
+  }
+
+  /** One result per chunk, in chunk order. Rejects on the first failure. */
+  async analyze(chunks: readonly PlannedSources[][], ruleIds: string[] | undefined): Promise<ChunkAnalysis[]> {
+    const results: ChunkAnalysis[] = new Array(chunks.length);
+    let next = 0;
+    const drive = (worker: Worker) =>
+      new Promise<void>((resolve, reject) => {
+        let current = -1;
+        const send = () => {
+          if (next >= chunks.length) {
+            worker.off('message', receive).off('error', reject).off('exit', exited);
+            resolve();
+            return;
+          }
+          current = next++;
+          worker.postMessage({ plans: chunks[current], ruleIds } satisfies ChunkRequest);
+        };
+        const receive = (result: ChunkResult) => {
+          if ('error' in result) return reject(new Error(`analysis worker failed: ${result.error}`));
+          results[current] = result;
+          send();
+        };
+        const exited = (code: number) => reject(new Error(`analysis worker exited with code ${code}`));
+        worker.on('message', receive).on('error', reject).on('exit', exited);
+        send();
+      });
+    try {
+      await Promise.all(this.workers.map(drive));
+    } finally {
+      await this.close();
+    }
+    return results;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.workers.map((worker) => worker.terminate()));
+  }
+}

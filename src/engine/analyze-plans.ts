@@ -1,0 +1,159 @@
+// The parsing side of a scan (loaded only when there are candidates, on the main thread or in a pool worker): settle
+// each group's plan (probe the Origin checks left out), then analyse the chosen files (each import group in a project
+// of its own), leaving out the files that are too deep or break the analysis.
+import { ts } from 'ts-morph';
+import type { FileProblem } from '../model';
+import type { Rule } from '../rules/rule';
+import { fileValidatesOrigin } from '../analysis/origin';
+import { analyzeSources, createProject, syntaxError, type Analysis, type SourceInput } from './analyze';
+
+/** An {@link AnalysisPlan} with the files' texts: what a worker receives. */
+export interface PlannedSources {
+  files: SourceInput[];
+  originProbes: SourceInput[];
+  rest: SourceInput[];
+}
+
+export interface Guarded {
+  /** What was analysed (without the files left out for depth or failure). */
+  sources: SourceInput[];
+  analysis: Analysis;
+  dropped: FileProblem[];
+}
+
+/** The planned files of every group, or the whole group where a file left out validates Origin. */
+function sourcesToAnalyze(plans: readonly PlannedSources[]): SourceInput[] {
+  const probes = plans.flatMap((plan) => plan.originProbes);
+  const validating = new Set(probes.length > 0 ? originValidatorsAlone(probes) : []);
+  return plans.flatMap((plan) =>
+    plan.originProbes.some((probe) => validating.has(probe)) ? [...plan.files, ...plan.originProbes, ...plan.rest] : plan.files,
+  );
+}
+
+/**
+ * The probes that validate Origin, each judged on its own as the analysis would judge it (a file that does not parse
+ * or is too deep never counts). One that cannot be judged counts, so that its group meets the failure in the analysis.
+ */
+function originValidatorsAlone(probes: SourceInput[]): SourceInput[] {
+  const project = createProject();
+  return probes.filter((probe) => {
+    try {
+      const sourceFile = project.createSourceFile(probe.absPath, probe.text, { overwrite: true });
+      if (syntaxError(sourceFile) || syntaxDepth(sourceFile.compilerNode) > MAX_SYNTAX_DEPTH) return false;
+      return fileValidatesOrigin(sourceFile);
+    } catch {
+      return true;
+    }
+  });
+}
+
+export function analyzePlans(plans: readonly PlannedSources[], rules: readonly Rule[]): Guarded {
+  return analyzeWithinLimits(sourcesToAnalyze(plans), rules);
+}
+
+/**
+ * Documented limit: a file whose syntax tree is deeper than this many levels is skipped with a `parse` problem
+ * ("too deeply nested"). The parser, the rules and the transforms (recast) all recurse over the tree; on Node's default
+ * stack recast overflows from about 330 levels of nested arrays or calls, TypeScript's parser from about 900, and where
+ * it happens depends on how warm the JIT is. The limit makes the outcome the same on every run. Real code stays far
+ * below it (the deepest file among this repository's ~4,300 dependency sources is a bundle at 219; 99.9% are under 75).
+ */
+export const MAX_SYNTAX_DEPTH = 256;
+
+const STACK_MESSAGE = 'too deeply nested: the parser or a rule ran out of stack; skipped';
+
+function isStackOverflow(error: unknown): boolean {
+  return error instanceof RangeError && /call stack/i.test(error.message);
+}
+
+/** Depth of the deepest node (the source file is level 0), walked with an explicit stack: no recursion here. */
+export function syntaxDepth(root: ts.Node): number {
+  let max = 0;
+  const nodes: ts.Node[] = [root];
+  const depths: number[] = [0];
+  while (nodes.length > 0) {
+    const node = nodes.pop()!;
+    const depth = depths.pop()!;
+    if (depth > max) max = depth;
+    ts.forEachChild(node, (child) => {
+      nodes.push(child);
+      depths.push(depth + 1);
+    });
+  }
+  return max;
+}
+
+function tooDeepProblem(file: string, depth: number): FileProblem {
+  return { file, kind: 'parse', message: `too deeply nested: ${depth} levels, over the limit of ${MAX_SYNTAX_DEPTH}; skipped` };
+}
+
+/**
+ * `analyzeSources` for the files within {@link MAX_SYNTAX_DEPTH}; a file over the limit, or one that breaks the
+ * analysis, costs only that file: it is reported as a `parse` problem, left out of `check` and `apply`, and the others
+ * are analysed without it. Depths are measured on the trees the analysis parsed (no second parse in the normal case).
+ * When the analysis throws (a deep file overflowed the stack of the parser, the binder or a rule), each file is parsed
+ * on its own to find the deep ones; if none is, each file is analysed on its own to find the one a rule fails on.
+ */
+export function analyzeWithinLimits(sources: SourceInput[], rules: readonly Rule[]): Guarded {
+  const dropped: FileProblem[] = [];
+  let kept = sources;
+  for (;;) {
+    let analysis: Analysis | undefined;
+    let failure: unknown;
+    try {
+      analysis = analyzeSources(kept, rules);
+    } catch (error) {
+      failure = error;
+    }
+    let culprits = analysis ? deepFilesIn(analysis) : deepFilesByParsing(kept);
+    if (culprits.length === 0) {
+      if (analysis) return { sources: kept, analysis, dropped };
+      culprits = filesFailingAnalysis(kept, rules);
+      // No single file is to blame (the failure needs several files together): that is an internal error.
+      if (culprits.length === 0) throw failure;
+    }
+    dropped.push(...culprits);
+    const out = new Set(culprits.map((c) => c.file));
+    kept = kept.filter((source) => !out.has(source.relPath));
+  }
+}
+
+function deepFilesIn(analysis: Analysis): FileProblem[] {
+  const problems: FileProblem[] = [];
+  for (const file of analysis.files) {
+    const sourceFile = analysis.sourceFile(file.relPath);
+    if (!sourceFile || file.parseError) continue;
+    const depth = syntaxDepth(sourceFile.compilerNode);
+    if (depth > MAX_SYNTAX_DEPTH) problems.push(tooDeepProblem(file.relPath, depth));
+  }
+  return problems;
+}
+
+function deepFilesByParsing(sources: SourceInput[]): FileProblem[] {
+  const problems: FileProblem[] = [];
+  for (const source of sources) {
+    try {
+      const depth = syntaxDepth(ts.createSourceFile(source.absPath, source.text, ts.ScriptTarget.ES2022, false));
+      if (depth > MAX_SYNTAX_DEPTH) problems.push(tooDeepProblem(source.relPath, depth));
+    } catch (error) {
+      if (!isStackOverflow(error)) throw error;
+      problems.push({ file: source.relPath, kind: 'parse', message: STACK_MESSAGE });
+    }
+  }
+  return problems;
+}
+
+function filesFailingAnalysis(sources: SourceInput[], rules: readonly Rule[]): FileProblem[] {
+  const problems: FileProblem[] = [];
+  for (const source of sources) {
+    try {
+      analyzeSources([source], rules);
+    } catch (error) {
+      const message = isStackOverflow(error)
+        ? STACK_MESSAGE
+        : `could not be analysed (${(error as Error)?.name ?? 'Error'}: ${(error as Error)?.message ?? String(error)}); skipped — please report this`;
+      problems.push({ file: source.relPath, kind: 'parse', message });
+    }
+  }
+  return problems;
+}

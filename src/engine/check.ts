@@ -1,0 +1,53 @@
+// `check`: the stages of read-tree.ts, then the analysis in chunks of a few import groups each — on this thread, or
+// with POOL_MIN_CANDIDATES candidates or more in a worker pool started while the files are still being read — then
+// the result. ts-morph and the rules are loaded only when there is something to analyse (or a --rule / --skip-rule
+// to check), and not at all on this thread when workers analyse. A chunk's projects are dropped when it is done.
+import * as os from 'node:os';
+import type { CheckResult } from '../model';
+import { collectCheckResult, plannedSources, readTree, scanProblems, type ScanOptions } from './read-tree';
+import { AnalysisPool, chunkPlans, type ChunkAnalysis } from './analysis-pool';
+import type { PlannedSources } from './analyze-plans';
+
+/** Below this many candidates `check` analyses on its own thread: starting workers would cost more than they save. */
+export const POOL_MIN_CANDIDATES = 50;
+
+/** The report is the same, byte for byte, whatever the number of workers (`jobs`). */
+export async function check(options: ScanOptions): Promise<CheckResult> {
+  const filtered = (options.rules?.length ?? 0) + (options.skipRules?.length ?? 0) > 0;
+  const ruleIds = filtered ? (await import('./scan.js')).selectRules(options.rules, options.skipRules).map((r) => r.meta.id) : undefined;
+  const jobs = Math.max(1, Math.floor(options.jobs ?? os.availableParallelism()));
+  let pool: AnalysisPool | undefined;
+  const startPool = (candidates: number) => {
+    if (!pool && candidates === POOL_MIN_CANDIDATES && jobs > 1 && AnalysisPool.available()) pool = new AnalysisPool(jobs);
+  };
+  let read;
+  try {
+    read = readTree(options, startPool);
+  } catch (error) {
+    await pool?.close();
+    throw error;
+  }
+  const chunks = chunkPlans(plannedSources(read.prefiltered));
+  const analysed = pool ? await pool.analyze(chunks, ruleIds) : await analyzeHere(chunks, options);
+  const files = analysed.flatMap((chunk) => chunk.files).sort((a, b) => a.relPath.localeCompare(b.relPath));
+  const dropped = analysed.flatMap((chunk) => chunk.dropped);
+  return collectCheckResult({
+    root: read.root,
+    filesScanned: read.filesScanned,
+    filesSkipped: read.problems.length + dropped.length,
+    analysis: { files },
+    problems: scanProblems(read, dropped, files),
+    startedAt: read.startedAt,
+  });
+}
+
+async function analyzeHere(chunks: readonly PlannedSources[][], options: ScanOptions): Promise<ChunkAnalysis[]> {
+  if (chunks.length === 0) return [];
+  const { selectRules } = await import('./scan.js');
+  const { analyzePlans } = await import('./analyze-plans.js');
+  const rules = selectRules(options.rules, options.skipRules);
+  return chunks.map((chunk) => {
+    const { analysis, dropped } = analyzePlans(chunk, rules);
+    return { files: analysis.files, dropped };
+  });
+}

@@ -1,0 +1,134 @@
+// The stages of a scan that need no parser — discover → read, pre-filter and scan imports → select (two-stage, see
+// select.ts) — and the check result made from analysed files. `scan` (one project on this thread, for `apply`) and
+// `check` (possibly a worker pool) share them. Nothing here loads ts-morph.
+import type { CheckResult, FileProblem, Finding, Suppression } from '../model';
+import { discover } from './discover';
+import { isReadProblem, readSource, DEFAULT_MAX_FILE_BYTES, type SourceText } from './read-source';
+import { isCandidate, mayContainMcpCode } from './prefilter';
+import { localSpecifiers } from './import-graph';
+import { planAnalysis, type SelectableFile } from './select';
+import type { FileAnalysis, SourceInput } from './analyze';
+import type { PlannedSources } from './analyze-plans';
+import { parseErrorFindings } from './parse-errors';
+
+export interface ScanOptions {
+  paths: string[];
+  cwd: string;
+  gitignore?: boolean;
+  include?: string[];
+  exclude?: string[];
+  /** Only these rule ids (default: all). */
+  rules?: string[];
+  skipRules?: string[];
+  maxFileBytes?: number;
+  /** `check` only: worker threads to analyse with (default: one per core; 1 analyses on the calling thread). */
+  jobs?: number;
+}
+
+export interface LoadedSource extends SourceInput {
+  source: SourceText;
+}
+
+export interface ScannedFile extends LoadedSource, SelectableFile {}
+
+export interface ReadTree {
+  root: string;
+  filesScanned: number;
+  /** Discovery and read problems. */
+  problems: FileProblem[];
+  /** The files that passed the pre-filter, in discovery order. */
+  prefiltered: ScannedFile[];
+  startedAt: number;
+}
+
+/** `onCandidate` is told the running count of candidates as they are read (a pool may start warming up). */
+export function readTree(options: ScanOptions, onCandidate?: (count: number) => void): ReadTree {
+  const startedAt = performance.now();
+  const discovery = discover({
+    paths: options.paths.length > 0 ? options.paths : ['.'],
+    cwd: options.cwd,
+    gitignore: options.gitignore ?? true,
+    include: options.include ?? [],
+    exclude: options.exclude ?? [],
+  });
+  const problems: FileProblem[] = [...discovery.problems];
+  const prefiltered: ScannedFile[] = [];
+  let candidates = 0;
+  for (const file of discovery.files) {
+    const read = readSource(file.absPath, { maxBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES });
+    if (isReadProblem(read)) {
+      problems.push({ file: file.relPath, ...read.problem });
+      continue;
+    }
+    // The cheap text pre-filter: files without any MCP marker are never looked at again.
+    if (!mayContainMcpCode(read.text)) continue;
+    const candidate = isCandidate(read.text);
+    prefiltered.push({
+      absPath: file.absPath,
+      relPath: file.relPath,
+      text: read.text,
+      source: read,
+      candidate,
+      specifiers: localSpecifiers(read.text),
+    });
+    if (candidate) onCandidate?.((candidates += 1));
+  }
+  return { root: discovery.root, filesScanned: discovery.files.length, problems, prefiltered, startedAt };
+}
+
+/** {@link planAnalysis} with the files' texts. */
+export function plannedSources(files: readonly ScannedFile[]): PlannedSources[] {
+  const input = (index: number): SourceInput => ({ absPath: files[index].absPath, relPath: files[index].relPath, text: files[index].text });
+  return planAnalysis(files).map((plan) => ({
+    files: plan.files.map(input),
+    originProbes: plan.originProbes.map(input),
+    rest: plan.rest.map(input),
+  }));
+}
+
+/** The problems of a scan: discovery and reading, then the files left out of the analysis, then those that do not parse. */
+export function scanProblems(read: ReadTree, dropped: readonly FileProblem[], files: readonly FileAnalysis[]): FileProblem[] {
+  return [
+    ...read.problems,
+    ...[...dropped].sort((a, b) => a.file.localeCompare(b.file)),
+    ...files.flatMap((file) =>
+      file.parseError ? [{ file: file.relPath, kind: 'parse' as const, message: `does not parse: ${file.parseError}` }] : [],
+    ),
+  ];
+}
+
+export interface CollectableScan {
+  root: string;
+  filesScanned: number;
+  filesSkipped: number;
+  /** The analysed files, in report order (by relPath). */
+  analysis: { files: readonly FileAnalysis[] };
+  problems: FileProblem[];
+  startedAt: number;
+}
+
+export function collectCheckResult(scanned: CollectableScan): CheckResult {
+  const findings: Finding[] = [];
+  const suppressions: Suppression[] = [];
+  for (const file of scanned.analysis.files) {
+    findings.push(...file.findings);
+    suppressions.push(...file.suppressions);
+  }
+  findings.push(...parseErrorFindings(scanned.problems));
+  const findingsByRule: Record<string, number> = {};
+  for (const finding of findings) findingsByRule[finding.ruleId] = (findingsByRule[finding.ruleId] ?? 0) + 1;
+  return {
+    root: scanned.root,
+    findings,
+    suppressions,
+    problems: scanned.problems,
+    summary: {
+      filesScanned: scanned.filesScanned,
+      filesParsed: scanned.analysis.files.filter((f) => !f.parseError).length,
+      filesWithFindings: new Set(findings.map((f) => f.file)).size,
+      findingsByRule,
+      durationMs: Math.round(performance.now() - scanned.startedAt),
+      filesSkipped: scanned.filesSkipped,
+    },
+  };
+}

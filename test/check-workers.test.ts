@@ -1,0 +1,45 @@
+// The worker pool must not change what `check` reports: on a generated monorepo with enough candidates for the pool,
+// the result and every rendered format are the same, byte for byte, with 1 (this thread), 2 and 3 workers. The
+// compiled engine is used (workers run dist/ code; `npm test` builds first). Only the run's duration may differ.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { afterAll, expect, it } from 'vitest';
+import type { CheckResult } from '../src/model';
+import { REPORT_FORMATS, renderReport } from '../src/report';
+import { allRuleMetas } from '../src/rules';
+import { isCandidate } from '../src/engine/prefilter';
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { check, POOL_MIN_CANDIDATES } = require('../dist/src/engine/check.js') as typeof import('../src/engine/check');
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { makeTree } = require('../bench/tree.js') as { makeTree(root: string, options: object): number };
+
+const root = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-migrate-workers-'));
+afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+
+function candidatesIn(dir: string): number {
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && /\.(?:[cm]?[jt]s|[jt]sx)$/.test(entry.name))
+    .filter((entry) => isCandidate(fs.readFileSync(path.join(entry.parentPath, entry.name), 'utf8'))).length;
+}
+
+function rendered(result: CheckResult): string[] {
+  const fixed = { ...result, summary: { ...result.summary, durationMs: 0 } };
+  return [
+    JSON.stringify(fixed),
+    ...REPORT_FORMATS.map((format) => renderReport(fixed, format, { color: false, rules: [...allRuleMetas], toolVersion: '0.0.0' })),
+  ];
+}
+
+it('reports the same bytes whatever the number of workers', async () => {
+  makeTree(root, { files: 500, copies: 2, seed: 7 });
+  expect(candidatesIn(root)).toBeGreaterThanOrEqual(POOL_MIN_CANDIDATES);
+  const alone = await check({ paths: [root], cwd: root, jobs: 1 });
+  expect(alone.findings.length).toBeGreaterThan(100);
+  const expected = rendered(alone);
+  for (const jobs of [2, 3]) {
+    const pooled = rendered(await check({ paths: [root], cwd: root, jobs }));
+    pooled.forEach((output, index) => expect(output, `${['result', ...REPORT_FORMATS][index]} with ${jobs} workers`).toBe(expected[index]));
+  }
+});

@@ -1,0 +1,124 @@
+// The import scanner, the graph it builds and the two-stage selection on top of it.
+import { describe, expect, it } from 'vitest';
+import { ImportGraph, localSpecifiers } from '../src/engine/import-graph';
+import { planAnalysis, type SelectableFile } from '../src/engine/select';
+
+describe('localSpecifiers', () => {
+  it('finds every ESM and CommonJS form, on one line or several', () => {
+    const text = [
+      `import def, { a, type B } from './named.js';`,
+      `import type { T } from "../types";`,
+      `import './side-effect';`,
+      `import {\n  one,\n  two,\n} from './multi-line';`,
+      `export * from './star';`,
+      `export { x as y } from './re-export.ts';`,
+      `const lazy = await import('./dynamic');`,
+      `const cjs = require('./cjs.cjs');`,
+      `const spaced = require ( './spaced' );`,
+      'import eq = require(`./import-equals`);',
+      `/// <reference path="./ambient.d.ts" />`,
+      `import('.');`,
+      `import up from '..';`,
+      `import abs from '/abs/mod';`,
+    ].join('\n');
+    expect(localSpecifiers(text)).toEqual([
+      './named.js',
+      '../types',
+      './side-effect',
+      './multi-line',
+      './star',
+      './re-export.ts',
+      './dynamic',
+      './cjs.cjs',
+      './spaced',
+      './import-equals',
+      './ambient.d.ts',
+      '.',
+      '..',
+      '/abs/mod',
+    ]);
+  });
+
+  it('ignores packages, and keeps what only looks like an import (an extra link is harmless, a missed one is not)', () => {
+    const text = [
+      `import express from 'express';`,
+      `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';`,
+      `const fs = require('node:fs');`,
+      `// import { old } from './commented-out';`,
+      `const help = "run: import x from './in-a-string'";`,
+      `const from = './not-after-a-keyword';`,
+    ].join('\n');
+    expect(localSpecifiers(text)).toEqual(['./commented-out', './in-a-string']);
+  });
+});
+
+const file = (absPath: string, specifiers: string[] = []) => ({ absPath, specifiers });
+
+describe('ImportGraph', () => {
+  it('resolves as TypeScript may: swapped script extensions, extensionless paths, directory indexes, any case', () => {
+    const graph = new ImportGraph([
+      file('/p/src/main.ts', ['./a.js', './b', './lib', '../README', './c.mjs', '/p/src/Upper']),
+      file('/p/src/a.ts'),
+      file('/p/src/b.tsx'),
+      file('/p/src/lib/index.ts', ['..']),
+      file('/p/src/c.mts'),
+      file('/p/src/upper.ts'),
+      file('/p/src/unrelated.ts'),
+      file('/p/src/index.js'),
+    ]);
+    expect(graph.imports[0]).toEqual([1, 2, 3, 4, 5]);
+    expect(graph.imports[3]).toEqual([7]);
+    expect(graph.importers[1]).toEqual([0]);
+  });
+
+  it('groups files linked in either direction, and reaches along one direction', () => {
+    // 0 → 1 → 2, 3 → 1, 4 alone
+    const graph = new ImportGraph([
+      file('/r/a.ts', ['./b']),
+      file('/r/b.ts', ['./c']),
+      file('/r/c.ts'),
+      file('/r/d.ts', ['./b']),
+      file('/r/e.ts'),
+    ]);
+    expect(graph.groups()).toEqual([[0, 1, 2, 3], [4]]);
+    expect([...graph.closure([1], 'forward')].sort()).toEqual([1, 2]);
+    expect([...graph.closure([1], 'backward')].sort()).toEqual([0, 1, 3]);
+    expect(graph.groups(new Set([0, 2, 3]))).toEqual([[0], [2], [3]]);
+  });
+});
+
+describe('planAnalysis', () => {
+  const selectable = (absPath: string, specifiers: string[], candidate: boolean, text = ''): SelectableFile => ({
+    absPath,
+    specifiers,
+    candidate,
+    text,
+  });
+
+  it('never parses a group without a candidate', () => {
+    expect(planAnalysis([selectable('/r/a.ts', ['./b'], false), selectable('/r/b.ts', [], false)])).toEqual([]);
+  });
+
+  it('analyses the candidates, the files that reach them and what those reach; leaves the rest out, probing Origin', () => {
+    const files = [
+      selectable('/r/mcp.ts', ['./helper'], true), // 0 candidate
+      selectable('/r/helper.ts', [], false), // 1 imported by the candidate
+      selectable('/r/app.ts', ['./mcp', './config'], false), // 2 mounts the candidate and listens
+      selectable('/r/config.ts', [], false), // 3 imported by the app
+      selectable('/r/cors.ts', ['./config'], false, 'req.headers.origin'), // 4 linked only through config
+      selectable('/r/jobs.ts', ['./config'], false), // 5 likewise
+    ];
+    expect(planAnalysis(files)).toEqual([{ files: [0, 1, 2, 3], originProbes: [4], rest: [5] }]);
+  });
+
+  it('analyses the whole group when the files it needs are linked only through files it would leave out', () => {
+    const files = [
+      selectable('/r/a/server.ts', ['../shared/a'], true),
+      selectable('/r/b/server.ts', ['../shared/b'], true),
+      selectable('/r/shared/a.ts', [], false),
+      selectable('/r/shared/b.ts', [], false),
+      selectable('/r/shared/both.ts', ['./a', './b'], false),
+    ];
+    expect(planAnalysis(files)).toEqual([{ files: [0, 1, 2, 3, 4], originProbes: [], rest: [] }]);
+  });
+});
