@@ -76,7 +76,8 @@ export function apply(options: ApplyOptions): ApplyResult {
     if (after === before) continue;
     manifestChanges.push({
       file: rel,
-      ruleIds: [migration.movedToV2 ? 'sdk-v2-surface' : 'sdk-floor'],
+      // (2025-11-25: the SDK range the stateless transport needs)
+      ruleIds: [migration.movedToV2 ? 'sdk-v2-surface' : 'per-request-transport'],
       diff: createTwoFilesPatch(`a/${rel}`, `b/${rel}`, before, after, '', '', { context: 3 }),
     });
   }

@@ -197,7 +197,7 @@ function raiseSdkFloors(files: Map<string, WorkingFile>, manifests: Map<string, 
     notes.push({
       file: manifest,
       line: 1,
-      ruleId: 'sdk-floor',
+      ruleId: 'per-request-transport',
       message: `@modelcontextprotocol/sdk raised to ${V1_TESTED_RANGE}: the migrated code needs ${floor} or later; run your package manager's install.`,
     });
   }

@@ -16,19 +16,6 @@ export const engineRuleMetas: readonly RuleMeta[] = [
     sources: [],
   },
   {
-    id: 'sdk-floor',
-    title: 'The migrated code needs a newer v1 SDK than the manifest allows',
-    severity: 'info',
-    fix: 'auto',
-    doc:
-      "On the 2025-11-25 target the stateless endpoint uses the v1 SDK's `StreamableHTTPServerTransport` (since 1.10.0) or " +
-      '`WebStandardStreamableHTTPServerTransport` (since 1.25.0). When the owning package.json allows an older ' +
-      '`@modelcontextprotocol/sdk`, `apply` raises its range to the version this release is tested with, and the type-check ' +
-      'gate checks the migrated code against that version, as the next install will.',
-    hint: "Run your package manager's install after apply.",
-    sources: ['npm @modelcontextprotocol/sdk 1.10.0 (server/streamableHttp) and 1.25.0 (server/webStandardStreamableHttp)'],
-  },
-  {
     id: 'session-test',
     title: 'A test that drives the deprecated transport or asserts protocol sessions',
     severity: 'warning',

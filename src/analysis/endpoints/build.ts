@@ -9,7 +9,7 @@ import { bindSites, LOOPBACK } from '../binds';
 import { adapterFor } from '../../frameworks';
 import { joinPath, type Arrival, type EndpointPlan, type Methods, type Region, type RegionRole, type Span } from './model';
 import { declarationOf, parameterNames, regionAround, requestFunctionOf, type ArrivalNode, type RegionNode } from './regions';
-import { SessionMachinery, sessionSiteNodes, transportSites, type TransportSite } from './sites';
+import { SessionMachinery, sessionSiteNodes, sessionStateCalls, transportSites, type TransportSite } from './sites';
 import { regionStatements, serverSourceOf } from './server-source';
 import { isTestFile } from './classify';
 import { readsOrigin } from '../origin';
@@ -345,6 +345,13 @@ function verdictOf(plan: EndpointPlan, group: DraftRegion[], connect: Node | und
     }
     if (draft.roles.has('streamable') && (draft.roles.has('sse-stream') || draft.roles.has('sse-messages'))) {
       return stop('one handler serves both Streamable HTTP and HTTP+SSE; split it by path first', at);
+    }
+    const state = sessionStateCalls(draft.facts, region.block)[0];
+    if (state) {
+      return stop(
+        `\`${state.getText().split('\n')[0]}\` keeps state per session; tools that read it by session id would silently lose it without sessions (move it behind an explicit handle: apply --unsafe, or by hand)`,
+        spanOf(state, relPath),
+      );
     }
     if (!region.fn.isAsync?.() && region.arrivals.some((a) => a.kind === 'call')) {
       return stop('the helper that handles the request is not async; make it async first', at);

@@ -223,12 +223,16 @@ function listenerArrivals(fn: FunctionNode): ArrivalNode[] {
 function callArrivals(fn: FunctionNode, depth: number): ArrivalNode[] {
   const arrivals: ArrivalNode[] = [];
   for (const call of callsOf(fn)) {
-    const callerFn = call
-      .getArguments()
-      .map((argument) => requestFunctionOf(argument))
-      .find((f) => !!f && f !== fn);
-    const caller = callerFn ? regionAround(call, callerFn, depth + 1) : undefined;
-    if (caller && caller.arrivals.length > 0) arrivals.push({ kind: 'call', call, caller });
+    // The argument that carries the request: the one whose function requests reach (`handle(factory, req, res)`
+    // passes an outer function's `factory` first).
+    const callers = new Set(call.getArguments().map((argument) => requestFunctionOf(argument)));
+    for (const callerFn of callers) {
+      if (!callerFn || callerFn === fn) continue;
+      const caller = regionAround(call, callerFn, depth + 1);
+      if (!caller || caller.arrivals.length === 0) continue;
+      arrivals.push({ kind: 'call', call, caller });
+      break;
+    }
   }
   return arrivals;
 }

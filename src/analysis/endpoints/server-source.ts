@@ -87,7 +87,7 @@ function built(region: RegionNode, connect: Node, init: Node, declaration: Node 
   const roots = [expression, ...setup, ...prelude];
   // Early answers stay in the handler before it serves; only what builds the server decides where the factory lives.
   const requestScoped = [expression, ...setup].some(
-    (r) => r.getDescendantsOfKind(SyntaxKind.ThisKeyword).length > 0 || freeIdentifiers(r).some((id) => inside.has(id.getSymbol()!)),
+    (r) => r.getDescendantsOfKind(SyntaxKind.ThisKeyword).length > 0 || freeIdentifiers(r).some((id) => inside.has(valueSymbol(id)!)),
   );
   return {
     kind: 'built',
@@ -102,7 +102,7 @@ function built(region: RegionNode, connect: Node, init: Node, declaration: Node 
 }
 
 function addSymbol(set: Set<MorphSymbol>, node: Node): void {
-  const symbol = node.getSymbol();
+  const symbol = valueSymbol(node);
   if (symbol) set.add(symbol);
 }
 
@@ -112,10 +112,20 @@ function setupStatements(anchor: Node, declaration: Node, connect: Node, machine
   if (!block || !Node.isBlock(block)) return [];
   const symbol = (declaration as Node & { getNameNode(): Node }).getNameNode().getSymbol();
   const statements = block.getStatements();
-  return statements.slice(statements.indexOf(anchor as never) + 1).filter((statement) => {
-    if (contains(statement, connect) || machinery.touches(statement)) return false;
-    return statement.getDescendantsOfKind(SyntaxKind.Identifier).some((id) => id.getSymbol() === symbol);
-  });
+  const after = statements.slice(statements.indexOf(anchor as never) + 1).filter((s) => !contains(s, connect) && !machinery.touches(s));
+  const setup = new Set(after.filter((s) => s.getDescendantsOfKind(SyntaxKind.Identifier).some((id) => id.getSymbol() === symbol)));
+  // …and what they need that is declared between (`const client = new Client(token)` before `server.load(client)`).
+  for (let changed = true; changed;) {
+    changed = false;
+    const needed = new Set<MorphSymbol>();
+    for (const statement of setup) for (const id of freeIdentifiers(statement)) addSymbol(needed, id);
+    for (const statement of after) {
+      if (setup.has(statement) || !writesAny(statement, needed)) continue;
+      setup.add(statement);
+      changed = true;
+    }
+  }
+  return after.filter((s) => setup.has(s));
 }
 
 /**
@@ -204,7 +214,7 @@ function isEarlyAnswer(statement: Node): boolean {
 
 /** The statement declares or assigns one of the symbols. */
 function writesAny(statement: Node, symbols: Set<MorphSymbol>): boolean {
-  const written = (id: Node) => symbols.has(id.getSymbol()!);
+  const written = (id: Node) => symbols.has(valueSymbol(id)!);
   if (Node.isVariableStatement(statement)) {
     return statement.getDeclarations().some((d) => {
       const name = d.getNameNode();
@@ -219,13 +229,20 @@ function writesAny(statement: Node, symbols: Set<MorphSymbol>): boolean {
 }
 
 /** Identifiers a node reads that are declared outside it. */
+/** What an identifier reads: in `{ serverMode }` the variable, not the property it names. */
+function valueSymbol(id: Node): MorphSymbol | undefined {
+  const parent = id.getParent();
+  if (Node.isShorthandPropertyAssignment(parent) && parent.getNameNode() === id) return parent.getValueSymbol() ?? id.getSymbol();
+  return id.getSymbol();
+}
+
 function freeIdentifiers(node: Node): Node[] {
   const ids = Node.isIdentifier(node) ? [node] : node.getDescendantsOfKind(SyntaxKind.Identifier);
   return ids.filter((id) => {
     const parent = id.getParent();
     if (Node.isPropertyAccessExpression(parent) && parent.getNameNode() === id) return false;
     if ((Node.isPropertyAssignment(parent) || Node.isMethodDeclaration(parent)) && parent.getNameNode() === id) return false;
-    const declaration = id.getSymbol()?.getDeclarations()[0];
+    const declaration = valueSymbol(id)?.getDeclarations()[0];
     return !!declaration && !contains(node, declaration);
   });
 }

@@ -111,3 +111,105 @@ export function sessionSiteNodes(file: SourceFile): Node[] {
   }
   return nodes;
 }
+
+const LOGGING = /^(?:console|logger|log|debug|logging)$|Logger$/i;
+
+/**
+ * Calls in a region that hand a session id to state other than the transport store: `sessions.create(id)`,
+ * `setAuthContext(id, auth)`, `contexts.set(id, …)`. Tools that read that state by session id would silently lose it
+ * once sessions are gone, so such an endpoint is not migrated automatically. Reads (`get`, `has`) and logging are
+ * not state.
+ */
+export function sessionStateCalls(facts: FileFacts, region: Node): Node[] {
+  const ids = sessionIdSymbols(region);
+  const isSessionId = (arg: Node) =>
+    (Node.isIdentifier(arg) && ids.has(arg.getSymbol())) || (Node.isPropertyAccessExpression(arg) && arg.getName() === 'sessionId');
+  const found: Node[] = [];
+  for (const call of region.getDescendantsOfKind(SyntaxKind.CallExpression)) {
+    if (!call.getArguments().some(isSessionId)) continue;
+    const callee = call.getExpression();
+    if (CONVERSIONS.has(callee.getText())) continue;
+    const root = callee.getText().split(/[.([]/)[0];
+    const name = Node.isPropertyAccessExpression(callee) ? callee.getName() : callee.getText();
+    // Logging (`logger.info(id)`, `redactSessionIdForLog(id)`) and reads (`get`, `has`, `isKnown`) are not state.
+    if (LOGGING.test(root) || /log/i.test(name) || /^(?:get|has|is|find)/.test(name)) continue;
+    // Answering with the id (`res.setHeader('Mcp-Session-Id', id)`) is a header write, not state.
+    if (/^(?:setHeader|header|set|append|writeHead)$/.test(name) && /mcp-session-id/i.test(call.getArguments()[0]?.getText() ?? ''))
+      continue;
+    if (Node.isPropertyAccessExpression(callee) && isTransportStore(facts, callee.getExpression(), region)) continue;
+    found.push(call);
+  }
+  return found;
+}
+
+/** A store of transports: it holds them, or some `.set(id, value)` on it stores a value that carries one. */
+function isTransportStore(facts: FileFacts, receiver: Node, region: Node): boolean {
+  if (facts.holds(receiver, 'SSEServerTransport') || facts.holds(receiver, 'StreamableHTTPServerTransport')) return true;
+  const text = receiver.getText();
+  return region
+    .getSourceFile()
+    .getDescendantsOfKind(SyntaxKind.CallExpression)
+    .some((call) => {
+      const callee = call.getExpression();
+      if (!Node.isPropertyAccessExpression(callee) || callee.getName() !== 'set' || callee.getExpression().getText() !== text) return false;
+      const value = call.getArguments()[1];
+      return (
+        !!value &&
+        [value, ...value.getDescendantsOfKind(SyntaxKind.Identifier)].some(
+          (node) =>
+            facts.holds(node, 'SSEServerTransport') ||
+            facts.holds(node, 'StreamableHTTPServerTransport') ||
+            /transport/i.test(node.getText()),
+        )
+      );
+    });
+}
+
+/** `req.headers['mcp-session-id']`, `c.req.header('mcp-session-id') as string`, `String(req.query.sessionId ?? '')`: the id itself, not a lookup keyed by it. */
+function isSessionIdRead(expression: Node): boolean {
+  let value = expression;
+  for (;;) {
+    if (Node.isAsExpression(value) || Node.isNonNullExpression(value) || Node.isParenthesizedExpression(value))
+      value = value.getExpression();
+    else if (Node.isBinaryExpression(value) && /^(?:\?\?|\|\|)$/.test(value.getOperatorToken().getText())) value = value.getLeft();
+    else if (Node.isCallExpression(value) && CONVERSIONS.has(value.getExpression().getText()) && value.getArguments().length > 0)
+      value = value.getArguments()[0];
+    else break;
+  }
+  if (Node.isCallExpression(value)) {
+    const callee = value.getExpression();
+    if (!Node.isPropertyAccessExpression(callee) || !/^(?:get|header)$/.test(callee.getName())) return false;
+    if (callee.getName() === 'get' && !/headers|searchParams|query/i.test(callee.getExpression().getText())) return false;
+  } else if (!Node.isElementAccessExpression(value) && !Node.isPropertyAccessExpression(value)) return false;
+  return /mcp-session-id|query\.sessionId|['"]sessionId['"]/i.test(value.getText());
+}
+
+const CONVERSIONS = new Set(['String', 'Number', 'decodeURIComponent', 'encodeURIComponent']);
+
+/** The session ids of a region: what `sessionIdGenerator` returns, the callbacks' ids, header/query reads. */
+function sessionIdSymbols(region: Node): Set<unknown> {
+  const ids = new Set<unknown>();
+  for (const object of region.getDescendantsOfKind(SyntaxKind.ObjectLiteralExpression)) {
+    const generator = object.getProperty('sessionIdGenerator');
+    const value = generator && Node.isPropertyAssignment(generator) ? generator.getInitializer() : undefined;
+    if (value && Node.isArrowFunction(value)) {
+      const body = value.getBody();
+      if (Node.isIdentifier(body)) ids.add(body.getSymbol());
+    }
+    for (const name of ['onsessioninitialized', 'onsessionclosed']) {
+      const callback = object.getProperty(name);
+      const fn = callback && Node.isPropertyAssignment(callback) ? callback.getInitializer() : callback;
+      const parameter =
+        fn && (Node.isArrowFunction(fn) || Node.isFunctionExpression(fn) || Node.isMethodDeclaration(fn))
+          ? fn.getParameters()[0]
+          : undefined;
+      if (parameter) ids.add(parameter.getNameNode().getSymbol());
+    }
+  }
+  for (const declaration of region.getDescendantsOfKind(SyntaxKind.VariableDeclaration)) {
+    const initializer = declaration.getInitializer();
+    if (initializer && isSessionIdRead(initializer)) ids.add(declaration.getNameNode().getSymbol());
+  }
+  ids.delete(undefined);
+  return ids;
+}
