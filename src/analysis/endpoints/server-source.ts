@@ -73,6 +73,12 @@ export function regionStatements(region: RegionNode): Node[] {
 function built(region: RegionNode, connect: Node, init: Node, declaration: Node | undefined, machinery: SessionMachinery): ServerSource {
   const awaited = Node.isAwaitExpression(init);
   const expression = awaited ? (init as Node & { getExpression(): Node }).getExpression() : init;
+  const cache = Node.isCallExpression(expression) ? cachedResult(expression) : undefined;
+  if (cache)
+    return {
+      kind: 'unknown',
+      why: `\`${firstLine(expression)}\` hands out one cached server (\`${cache}\`) to every request; make it build a fresh one per call first`,
+    };
   const anchor = statementOf(declaration ?? connect)!;
   const setup = declaration ? setupStatements(anchor, declaration, connect, machinery) : [];
   const candidates = candidatesBefore(anchor, region, machinery);
@@ -174,6 +180,23 @@ function innerBlock(holder: Node, target: Node, machinery: SessionMachinery): Bl
     }
   }
   return `the server is built inside \`${firstLine(holder)}\`, which does more than gate sessions`;
+}
+
+/** The variable a memoising factory hands out (`if (cached) return cached; cached = new McpServer(…)`), if it is one. */
+function cachedResult(call: CallExpression): string | undefined {
+  const callee = call.getExpression();
+  if (!Node.isIdentifier(callee)) return undefined;
+  const symbol = callee.getSymbol();
+  const declaration = (symbol?.getAliasedSymbol() ?? symbol)?.getDeclarations()[0];
+  const fn = Node.isVariableDeclaration(declaration) ? declaration.getInitializer() : declaration;
+  if (!fn || !isFunctionNode(fn)) return undefined;
+  for (const statement of fn.getDescendantsOfKind(SyntaxKind.ReturnStatement)) {
+    if (statement.getFirstAncestor(isFunctionNode) !== fn) continue;
+    const value = statement.getExpression();
+    const returned = value && Node.isIdentifier(value) ? value.getSymbol()?.getDeclarations()[0] : undefined;
+    if (returned && Node.isVariableDeclaration(returned) && !contains(fn, returned)) return value!.getText();
+  }
+  return undefined;
 }
 
 /** `req.method === 'GET'` (and `!==`, either order), alone. */

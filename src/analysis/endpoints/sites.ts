@@ -93,7 +93,8 @@ export class SessionMachinery {
   /** The statement (or expression) uses session machinery. */
   touches(node: Node): boolean {
     if (/mcp-session-id|last-event-id|\.sessionId\b|query\.sessionId/i.test(node.getText())) return true;
-    return node.getDescendantsOfKind(SyntaxKind.Identifier).some((id) => {
+    const ids = Node.isIdentifier(node) ? [node] : node.getDescendantsOfKind(SyntaxKind.Identifier);
+    return ids.some((id) => {
       const symbol = id.getSymbol();
       return !!symbol && this.symbols.has(symbol);
     });
