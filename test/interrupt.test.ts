@@ -153,7 +153,8 @@ const moments: Moment[] = [
   },
 ];
 
-describe.concurrent('interrupting apply', () => {
+// Each case runs apply twice in a repository-like tree whose type-check gate loads real SDK and express types.
+describe.concurrent('interrupting apply', { timeout: 240_000 }, () => {
   for (const moment of moments) {
     it(`${moment.name}: every file old or new, and a second apply finishes the job`, async () => {
       const dir = freshCopy(moment.signal.toLowerCase());

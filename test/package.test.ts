@@ -42,7 +42,7 @@ describe('the published package', () => {
       'dist/src/cli/main.js',
       'dist/src/api.js',
       'dist/src/api.d.ts',
-      'dist/transforms/stateless-endpoint.js',
+      'dist/transforms/migrate-endpoint.js',
       'dist/rule-catalog.json',
       'schema/mcp-migrate.config.schema.json',
       'action.yml',
@@ -107,9 +107,11 @@ describe('the published package', () => {
     fs.writeFileSync(
       path.join(project, 'use.ts'),
       "import { check, type JsonCheckReport, type Finding } from 'mcp-migrate';\n" +
-        "const report: JsonCheckReport = await check({ paths: ['server'], rules: ['session-id'] });\n" +
-        'const first: Omit<Finding, "data"> | undefined = report.findings[0];\n' +
-        'export const line: number | undefined = first?.line;\n' +
+        'export async function firstLine(): Promise<number | undefined> {\n' +
+        "  const report: JsonCheckReport = await check({ paths: ['server'], rules: ['session-id'] });\n" +
+        '  const first: Omit<Finding, "data"> | undefined = report.findings[0];\n' +
+        '  return first?.line;\n' +
+        '}\n' +
         '// @ts-expect-error: not an option\n' +
         "void check({ path: 'x' });\n",
     );

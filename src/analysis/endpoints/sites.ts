@@ -113,13 +113,14 @@ export function sessionSiteNodes(file: SourceFile): Node[] {
   return nodes;
 }
 
+const DISPOSAL = /^(?:delete|drop|remove|clear|close|dispose|destroy|cleanup|clean|release|evict|forget|unregister|end)(?![a-z])/;
 const LOGGING = /^(?:console|logger|log|debug|logging)$|Logger$/i;
 
 /**
  * Calls in a region that hand a session id to state other than the transport store: `sessions.create(id)`,
  * `setAuthContext(id, auth)`, `contexts.set(id, …)`. Tools that read that state by session id would silently lose it
- * once sessions are gone, so such an endpoint is not migrated automatically. Reads (`get`, `has`) and logging are
- * not state.
+ * once sessions are gone, so such an endpoint is not migrated automatically. Reads (`get`, `has`), disposal (`delete`,
+ * `dropCart`) and logging are not state.
  */
 export function sessionStateCalls(facts: FileFacts, region: Node): Node[] {
   const ids = sessionIdSymbols(region);
@@ -134,6 +135,9 @@ export function sessionStateCalls(facts: FileFacts, region: Node): Node[] {
     const name = Node.isPropertyAccessExpression(callee) ? callee.getName() : callee.getText();
     // Logging (`logger.info(id)`, `redactSessionIdForLog(id)`) and reads (`get`, `has`, `isKnown`) are not state.
     if (LOGGING.test(root) || /log/i.test(name) || /^(?:get|has|is|find)/.test(name)) continue;
+    // Releasing state when the session ends (`dropCart(id)`, `contexts.delete(id)`) creates none; what created it is
+    // found where it is created (here, or in tools by `session-state`).
+    if (DISPOSAL.test(name)) continue;
     // Answering with the id (`res.setHeader('Mcp-Session-Id', id)`) is a header write, not state.
     if (/^(?:setHeader|header|set|append|writeHead)$/.test(name) && /mcp-session-id/i.test(call.getArguments()[0]?.getText() ?? ''))
       continue;
