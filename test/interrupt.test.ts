@@ -8,7 +8,6 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apply } from '../src/engine/apply';
 import { EXPECTED_TARGET, expectedMigration, type ExpectedFile } from '../src/testing/expected';
 import { FIXTURES_DIR, REPO_ROOT } from './helpers/server-process';
 
@@ -101,6 +100,22 @@ function spawnApply(dir: string): ChildProcess {
   });
 }
 
+/** A plain `apply` in its own process: an in-process one would block the polling of the cases running beside it. */
+async function applyInChild(dir: string): Promise<{ problems: unknown[]; changes: Array<{ file: string }> }> {
+  const child = spawn(
+    process.execPath,
+    [path.join(REPO_ROOT, 'bin/mcp-migrate.js'), 'apply', '.', '--allow-dirty', '--target', EXPECTED_TARGET, '--format', 'json'],
+    { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  await exited(child);
+  expect(stderr).toBe('');
+  return JSON.parse(stdout);
+}
+
 function exited(child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve({ code: child.exitCode, signal: child.signalCode });
   return new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
@@ -183,7 +198,7 @@ describe.concurrent('interrupting apply', { timeout: 240_000 }, () => {
       if (moment.signal === 'SIGTERM')
         expect(temps.length, `killed inside the temp-file window (temps at signal: ${tempsAtSignal.join(', ')})`).toBeGreaterThan(0);
 
-      const second = apply({ paths: [dir], cwd: dir, allowDirty: true, target: EXPECTED_TARGET });
+      const second = await applyInChild(dir);
       expect(second.problems).toEqual([]);
       expect(second.changes.map((c) => c.file).sort()).toEqual(changing.filter((file) => after.get(file) === 'old').sort());
       expect(
@@ -191,7 +206,7 @@ describe.concurrent('interrupting apply', { timeout: 240_000 }, () => {
         'not migrated after the second run',
       ).toEqual([]);
       expect(tempFiles(dir), 'temp files of the killed run are removed').toEqual([]);
-      const third = apply({ paths: [dir], cwd: dir, allowDirty: true, target: EXPECTED_TARGET });
+      const third = await applyInChild(dir);
       expect(third.changes).toEqual([]);
     });
   }
