@@ -62,6 +62,9 @@ const ENTRY_PATHS: Array<(v: string) => { setup: string; entry: string }> = [
   (v) => ({ setup: `let ${v}; ${v} = rows.at(-1)!;`, entry: v }),
   (v) => ({ setup: `const ${v} = [...rows][0];`, entry: v }),
   (v) => ({ setup: `const ${v} = Object.values(dict)[0];`, entry: v }),
+  (v) => ({ setup: `const ${v}box: Entry[] = []; ${v}box.push(store.get(key)!); const ${v} = ${v}box[0];`, entry: v }),
+  (v) => ({ setup: `const ${v}holder: { entry?: Entry } = {}; ${v}holder.entry = dict[key]; const ${v} = ${v}holder.entry!;`, entry: v }),
+  (v) => ({ setup: `const ${v} = rows.reduce((best, r) => (r.n > best.n ? r : best));`, entry: v }),
   () => ({ setup: '', entry: 'store.get(key)!' }),
   () => ({ setup: '', entry: 'dict[key]' }),
 ];

@@ -459,10 +459,9 @@ class HandlerReader {
       const op = child.getOperatorToken().getText();
       if (/^(?:=|\+=|-=|\*=|\/=|%=|\*\*=|<<=|>>=|>>>=|&=|\|=|\^=|&&=|\|\|=|\?\?=)$/.test(op))
         this.assignment(child.getLeft(), op, child.getRight(), child, frame);
-    } else if ((Node.isPrefixUnaryExpression(child) || Node.isPostfixUnaryExpression(child)) && /\+\+|--/.test(child.getText())) {
-      const operand = child.getOperand();
-      const slot = this.stateSlot(operand, frame);
-      if (slot) this.effects.push({ kind: 'repeating', what: `\`${textOf(child)}\` builds on the previous value` });
+    } else if ((Node.isPrefixUnaryExpression(child) || Node.isPostfixUnaryExpression(child)) && isIncrement(child.getOperatorToken())) {
+      if (this.stateSlot(child.getOperand(), frame))
+        this.effects.push({ kind: 'repeating', what: `\`${textOf(child)}\` builds on the previous value` });
     } else if (Node.isDeleteExpression(child)) {
       const target = bare(child.getExpression());
       if (this.stateSlot(target, frame)) this.effects.push({ kind: 'destructive', what: `deletes \`${textOf(target)}\`` });
@@ -587,10 +586,6 @@ class HandlerReader {
     }
   }
 
-  /**
-   * `x = f(x)`, `stock.set(k, (stock.get(k) ?? 0) + d)`, `s.count = s.count + 1` through any alias: the new value is
-   * read from the state being written, so a second call writes something else.
-   */
   /** The values (through locals) include a clock, a random number or a new id: a second call writes something else. */
   private changesEachCall(values: Node[], frame: Frame): boolean {
     const seen = new Set<Node>();
@@ -618,6 +613,10 @@ class HandlerReader {
     return values.some(visit);
   }
 
+  /**
+   * `x = f(x)`, `stock.set(k, (stock.get(k) ?? 0) + d)`, `s.count = s.count + 1` through any alias: the new value is
+   * read from the state being written, so a second call writes something else.
+   */
   private buildsOn(target: Node, values: Node[], frame: Frame): boolean {
     const written = this.stateRoots([target], frame);
     if (written.size === 0) return false;
@@ -968,8 +967,14 @@ class HandlerReader {
     if (COPYING_METHODS.has(method)) return container(receiverOrigin());
     if (ELEMENT_METHODS.has(method)) return member(receiverOrigin());
     if (SELF_METHODS.has(method)) return receiverOrigin();
-    if (method === 'reduce' || method === 'reduceRight')
-      return join(args[1] ? this.origin(args[1], frame) : FRESH, member(receiverOrigin()));
+    if (method === 'reduce' || method === 'reduceRight') {
+      const callback = args[0] && bare(args[0]);
+      const returned =
+        callback && (Node.isArrowFunction(callback) || Node.isFunctionExpression(callback))
+          ? this.returnedInPlace(callback, frame)
+          : SHARED;
+      return join(args[1] ? this.origin(args[1], frame) : member(receiverOrigin()), returned);
+    }
     if (method === 'then' || method === 'catch' || method === 'finally') return SHARED;
     if (PURE_METHODS.has(method) || MUTATING_METHODS.has(method)) return FRESH; // join, includes, has, json, push (a length) …
     const fn = functionDeclaration(callee.getNameNode());
@@ -1041,7 +1046,34 @@ class HandlerReader {
     let result = this.initialOrigin(declaration, frame);
     for (const value of this.assignedValues(declaration, frame))
       result = join(result, value === 'pattern' ? SHARED : this.origin(value, frame));
+    // A container made here that is handed state (`box.push(map.get(k))`, `holder.entry = rows[0]`) holds state.
+    for (const value of this.storedValues(declaration, frame)) result = join(result, container(this.origin(value, frame)));
     return result;
+  }
+
+  /** Values put into the object a local binding holds: pushed, set, added, assigned to one of its properties. */
+  private storedValues(declaration: Node, frame: Frame): Node[] {
+    const values: Node[] = [];
+    const name = (declaration as Node & { getName?(): string }).getName?.();
+    if (!name) return values;
+    const holds = (node: Node) => {
+      const root = rootOf(node);
+      return Node.isIdentifier(root) && root.getText() === name && declarationOf(root) === declaration;
+    };
+    for (const node of frame.fn.getDescendants()) {
+      if (Node.isCallExpression(node)) {
+        const callee = bare(node.getExpression());
+        if (Node.isPropertyAccessExpression(callee) && MUTATING_METHODS.has(callee.getName()) && holds(callee.getExpression())) {
+          values.push(...node.getArguments());
+        } else if (callee.getText() === 'Object.assign' && node.getArguments()[0] && holds(node.getArguments()[0])) {
+          values.push(...node.getArguments().slice(1));
+        }
+      } else if (Node.isBinaryExpression(node) && node.getOperatorToken().getKind() === SyntaxKind.EqualsToken) {
+        const left = bare(node.getLeft());
+        if ((Node.isPropertyAccessExpression(left) || Node.isElementAccessExpression(left)) && holds(left)) values.push(node.getRight());
+      }
+    }
+    return values;
   }
 
   /** The origin a declaration starts with: its initializer, a parameter's argument, a loop's element. */
@@ -1159,6 +1191,10 @@ class HandlerReader {
     }
     return values;
   }
+}
+
+function isIncrement(operator: SyntaxKind): boolean {
+  return operator === SyntaxKind.PlusPlusToken || operator === SyntaxKind.MinusMinusToken;
 }
 
 /** A method whose callback receives the receiver's elements. */
