@@ -39,10 +39,11 @@ export default function transform(file: FileInfo, api: API, options: TransformOp
   for (const anchor of anchors) {
     const data = anchor.data as HintData;
     const at = parsedLocation(context, anchor);
+    // `server.tool(…)`, or `servers.get(id)?.tool(…)` (an OptionalCallExpression in babel's tree)
     const call = root
-      .find(j.CallExpression)
+      .find(j.Node, (node: { type: string }) => node.type === 'CallExpression' || node.type === 'OptionalCallExpression')
       .filter((p) => {
-        const first = (p.node.arguments as unknown as AnyNode[])[0];
+        const first = ((p.node as unknown as AnyNode).arguments as AnyNode[])[0];
         return !!first && containsLocation(first, at);
       })
       .paths()[0] as ASTPath | undefined;
@@ -75,7 +76,7 @@ function propertyNamed(object: AnyNode, key: string): AnyNode | undefined {
 function annotateCall(context: TransformContext, path: ASTPath, data: HintData): boolean {
   const call = path.node as unknown as AnyNode;
   const callee = call.callee as AnyNode;
-  const method = callee.type === 'MemberExpression' ? ((callee.property as AnyNode).name as string) : undefined;
+  const method = /MemberExpression$/.test(callee.type) ? ((callee.property as AnyNode).name as string) : undefined;
   const args = call.arguments as AnyNode[];
   if (method === 'tool' && data.registerTool) {
     if (data.registerToolMissing && context.options.target === '2025-11-25') return false;
