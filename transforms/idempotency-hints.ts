@@ -12,7 +12,8 @@ import type { API, ASTPath, FileInfo } from 'jscodeshift';
 import { createContext, print, type TransformContext, type TransformOptions } from './lib/context';
 import { containsLocation, type AnyNode } from './lib/ast';
 import { inlinePlaceholder } from './lib/emit';
-import { appendProperty, lineIndentation, parsedLocation, sourceText } from './lib/source-edit';
+import { appendProperty, lineIndentation, sourceText } from './lib/source-edit';
+import { babelColumn } from './lib/locate';
 import type { ToolHints } from '../src/analysis/tool-effects';
 import type { RegisterToolLayout } from '../src/rules/idempotency-hint';
 
@@ -38,7 +39,7 @@ export default function transform(file: FileInfo, api: API, options: TransformOp
   let changed = false;
   for (const anchor of anchors) {
     const data = anchor.data as HintData;
-    const at = parsedLocation(context, anchor);
+    const at = { line: anchor.line, column: babelColumn(context, anchor.line, anchor.column) + 1 };
     // `server.tool(…)`, or `servers.get(id)?.tool(…)` (an OptionalCallExpression in babel's tree)
     const call = root
       .find(j.Node, (node: { type: string }) => node.type === 'CallExpression' || node.type === 'OptionalCallExpression')

@@ -51,12 +51,3 @@ export function lineIndentation(context: TransformContext, offset: number): stri
   const line = context.parsed.slice(0, offset).split('\n').length - 1;
   return /^[ \t]*/.exec(context.file.source.split('\n')[line] ?? '')![0];
 }
-
-/** A finding's 1-based (line, column) in the file, as a position in the parsed text (leading tabs expanded). */
-export function parsedLocation(context: TransformContext, location: { line: number; column: number }): { line: number; column: number } {
-  if (context.parsed === context.file.source) return location;
-  const indentation = (text: string) => /^[ \t]*/.exec(text.split('\n')[location.line - 1] ?? '')![0].length;
-  const fileIndentation = indentation(context.file.source);
-  if (location.column - 1 < fileIndentation) return location;
-  return { line: location.line, column: location.column + indentation(context.parsed) - fileIndentation };
-}
