@@ -1,5 +1,5 @@
 import { Node, type ObjectLiteralExpression } from 'ts-morph';
-import type { Rule } from './rule';
+import type { ReportOptions, Rule } from './rule';
 import { ANNOTATION_KEYS, type ToolRegistration } from '../analysis/tools';
 import { inferToolEffects } from '../analysis/tool-effects';
 import { staticString } from '../analysis/routes';
@@ -36,37 +36,60 @@ export const idempotencyHint: Rule = {
           : Node.isCallExpression(tool.node)
             ? (tool.node.getArguments()[0] ?? tool.node)
             : tool.node;
-      const layout = tool.form === 'tool' ? registerToolLayout(tool) : undefined;
-      const sdkGap = tool.form === 'tool' ? registerToolMissing(tool.node.getSourceFile().getFilePath()) : undefined;
-      const conversion = layout && { registerTool: layout, ...(sdkGap && { registerToolMissing: sdkGap }) };
-      const sdkNote = sdkGap ? ` On --target 2025-11-25 apply leaves it: ${sdkGap}.` : '';
-      if (hints.has('readOnlyHint') || hints.has('idempotentHint')) {
-        const positional = tool.form === 'tool' ? toolAnnotationsArgument(tool) : undefined;
-        if (!positional || positional === 'unknown') continue;
-        const message =
-          `Tool \`${tool.name}\` keeps its annotations in a positional \`.tool()\` argument: the official v1→v2 codemod ` +
-          `turns \`(name, [description], annotations, cb)\` into an input schema and \`tools/list\` then fails; \`apply\` moves ` +
-          `them into \`registerTool\`'s \`annotations\`.${sdkNote}`;
-        report(site, message, conversion ? { fix: 'auto', data: conversion } : { fix: 'manual', hint: POSITIONAL_HINT });
-        continue;
-      }
-      const inference = tool.handler ? inferToolEffects(tool.handler) : undefined;
-      const evidence = inference?.evidence ?? 'retry-unsafe: review: the handler is not visible at this tool literal';
-      const message = `Tool \`${tool.name}\` has no readOnlyHint/idempotentHint: clients cannot tell whether re-issuing a dropped call is safe (${evidence}).`;
-      const hinted =
-        inference?.hints && (conversion ? toolAnnotationsAreLiteral(tool) : tool.form !== 'tool' && hintsCanBeWrittenInline(tool));
-      // Annotations without hints in a positional argument (`{ title }`) move to `registerTool` even when no hint is added.
-      const moves = hinted || (conversion && toolAnnotationsArgument(tool) !== undefined);
-      const unsure = inference && !inference.hints ? { unsure: inference.unsure } : undefined;
-      const data = { ...(hinted && { hints: inference.hints }), ...(moves && conversion), ...unsure };
-      report(site, moves ? `${message}${sdkNote}` : message, {
-        fix: moves ? 'auto' : 'manual',
-        ...(unsure && { hint: UNSURE_HINT }),
-        ...(Object.keys(data).length > 0 && { data }),
-      });
+      const conversion = tool.form === 'tool' ? registerToolConversion(tool) : undefined;
+      const finding =
+        hints.has('readOnlyHint') || hints.has('idempotentHint') ? positionalFinding(tool, conversion) : hintFinding(tool, conversion);
+      if (finding) report(site, finding.message, finding.options);
     }
   },
 };
+
+/** How a `.tool()` call becomes `registerTool(…)`, and why the project's SDK may not have that (data for the transform). */
+interface Conversion {
+  registerTool: RegisterToolLayout;
+  registerToolMissing?: string;
+}
+
+function registerToolConversion(tool: ToolRegistration): Conversion | undefined {
+  const layout = registerToolLayout(tool);
+  if (!layout) return undefined;
+  const missing = registerToolMissing(tool.node.getSourceFile().getFilePath());
+  return { registerTool: layout, ...(missing && { registerToolMissing: missing }) };
+}
+
+function sdkNote(conversion: Conversion | undefined): string {
+  return conversion?.registerToolMissing ? ` On --target 2025-11-25 apply leaves it: ${conversion.registerToolMissing}.` : '';
+}
+
+/** Hints the author wrote, but in the positional `.tool()` slot the official codemod reads as an input schema. */
+function positionalFinding(tool: ToolRegistration, conversion: Conversion | undefined) {
+  const positional = tool.form === 'tool' ? toolAnnotationsArgument(tool) : undefined;
+  if (!positional || positional === 'unknown') return undefined;
+  const message =
+    `Tool \`${tool.name}\` keeps its annotations in a positional \`.tool()\` argument: the official v1→v2 codemod ` +
+    `turns \`(name, [description], annotations, cb)\` into an input schema and \`tools/list\` then fails; \`apply\` moves ` +
+    `them into \`registerTool\`'s \`annotations\`.${sdkNote(conversion)}`;
+  const options: ReportOptions = conversion ? { fix: 'auto', data: { ...conversion } } : { fix: 'manual', hint: POSITIONAL_HINT };
+  return { message, options };
+}
+
+/** No hint yet: the inferred ones, or none and why (annotations without hints in the positional slot still move). */
+function hintFinding(tool: ToolRegistration, conversion: Conversion | undefined) {
+  const inference = tool.handler ? inferToolEffects(tool.handler) : undefined;
+  const evidence = inference?.evidence ?? 'retry-unsafe: review: the handler is not visible at this tool literal';
+  const message = `Tool \`${tool.name}\` has no readOnlyHint/idempotentHint: clients cannot tell whether re-issuing a dropped call is safe (${evidence}).`;
+  const writable = conversion ? toolAnnotationsAreLiteral(tool) : tool.form !== 'tool' && hintsCanBeWrittenInline(tool);
+  const hints = writable ? inference?.hints : undefined;
+  const moves = !!hints || (!!conversion && toolAnnotationsArgument(tool) !== undefined);
+  const unsure = inference && !inference.hints ? { unsure: inference.unsure } : undefined;
+  const data = { ...(hints && { hints }), ...(moves && conversion), ...unsure };
+  const options: ReportOptions = {
+    fix: moves ? 'auto' : 'manual',
+    ...(unsure && { hint: UNSURE_HINT }),
+    ...(Object.keys(data).length > 0 && { data }),
+  };
+  return { message: moves ? `${message}${sdkNote(conversion)}` : message, options };
+}
 
 const UNSURE_HINT =
   'The analysis cannot tell what this handler changes (see the reasons above), so it adds no hint: add ' +
