@@ -87,7 +87,12 @@ describe('apply --target 2026-07-28, end to end', () => {
       const modern = new V2Client({ name: 'e2e-2026', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
       await modern.connect(new V2Transport(endpoint, { requestInit: { headers } }));
       expect(modern.getNegotiatedProtocolVersion()).toBe('2026-07-28');
-      expect((await modern.listTools()).tools.map((t) => t.name)).toContain(tool.name);
+      const listed = (await modern.listTools()).tools;
+      expect(listed.map((t) => t.name)).toContain(tool.name);
+      // Hints land in registerTool's annotations (never in a positional argument the v2 codemod takes for a schema).
+      for (const [name, annotations] of Object.entries(manifest.annotations ?? {})) {
+        expect(listed.find((t) => t.name === name)?.annotations, name).toMatchObject(annotations);
+      }
       expect(text(await modern.callTool({ name: tool.name, arguments: tool.arguments }))).toContain(tool.expectText);
       await modern.close();
 

@@ -32,6 +32,8 @@ export interface FixtureManifest {
   headers?: Record<string, string>;
   /** A tool to list and call, and text its result must contain. */
   tool?: { name: string; arguments: Record<string, unknown>; expectText: string };
+  /** Annotations `tools/list` must show after `apply`, by tool name. */
+  annotations?: Record<string, Record<string, unknown>>;
   /** Rule ids the detector should report on the unmigrated code (a set; order is irrelevant). */
   expectedRules: string[];
   /** false where a rewrite is not possible or not meaningful; `notes` says why. */

@@ -30,3 +30,24 @@ export function appendProperty(context: TransformContext, object: AnyNode, prope
   const tail = hasComma ? between.slice(between.indexOf(',') + 1) : between;
   return `${text.slice(0, lastEnd)},\n${indentation}${property}${hasComma ? ',' : ''}${tail}${text.slice(closing)}`;
 }
+
+/**
+ * The file's own text for a parsed range: like `originalText`, but every line after the first keeps the indentation
+ * the file has (recast hands the parser leading tabs expanded to spaces; the file's tabs stay tabs).
+ */
+export function sourceText(context: TransformContext, start: number, end: number): string {
+  const text = context.parsed.slice(start, end);
+  if (context.parsed === context.file.source) return text;
+  const firstLine = context.parsed.slice(0, start).split('\n').length - 1;
+  const sourceLines = context.file.source.split('\n');
+  return text
+    .split('\n')
+    .map((line, index) => (index === 0 ? line : line.replace(/^[ \t]*/, /^[ \t]*/.exec(sourceLines[firstLine + index] ?? '')![0])))
+    .join('\n');
+}
+
+/** The leading whitespace of the file's line holding this parsed offset. */
+export function lineIndentation(context: TransformContext, offset: number): string {
+  const line = context.parsed.slice(0, offset).split('\n').length - 1;
+  return /^[ \t]*/.exec(context.file.source.split('\n')[line] ?? '')![0];
+}
