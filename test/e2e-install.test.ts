@@ -13,7 +13,7 @@ import { Client as V2Client, StreamableHTTPClientTransport as V2Transport } from
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { apply } from '../src/engine/apply';
-import { check } from '../src/engine/scan';
+import { check } from '../src/engine/check';
 import { bootFixture, FIXTURES_DIR, readManifest, REPO_ROOT, type RunningFixture } from './helpers/server-process';
 
 const INSTALL_TIMEOUT_MS = 300_000;
@@ -85,7 +85,7 @@ describe('apply --target 2026-07-28, installed from the migrated manifest', () =
         expect(semver.satisfies(zod, serverZod), `installed zod ${zod} satisfies the server's ${serverZod}`).toBe(true);
         expect(installedVersion(dir, '@modelcontextprotocol/sdk')).toBeUndefined();
         expect(installedVersion(dir, '@modelcontextprotocol/server-legacy')).toBeUndefined();
-        expect(check({ paths: [dir], cwd: dir }).findings.filter((f) => f.ruleId === 'v2-peer-ranges')).toEqual([]);
+        expect((await check({ paths: [dir], cwd: dir })).findings.filter((f) => f.ruleId === 'v2-peer-ranges')).toEqual([]);
 
         if (manifest.language === 'ts') {
           fs.symlinkSync(path.join(REPO_ROOT, 'node_modules', '@types'), path.join(dir, 'node_modules', '@types'));

@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { apply } from '../src/engine/apply';
-import { check } from '../src/engine/scan';
+import { check } from '../src/engine/check';
 import { REPO_ROOT, scratchDir } from './helpers/server-process';
 
 const made: string[] = [];
@@ -109,7 +109,7 @@ const TOOLS_FIXED = TOOLS.replace(
   .replace('await jobs.getTask(id)', 'jobs.get(id)');
 
 describe('apply --target 2026-07-28 when the v2 move does not type-check', () => {
-  it('keeps the project on 2025-11-25 stateless, says why, stays idempotent, and moves it once the code is fixed', () => {
+  it('keeps the project on 2025-11-25 stateless, says why, stays idempotent, and moves it once the code is fixed', async () => {
     const dir = project({ 'src/server.ts': SERVER, 'src/tools.ts': TOOLS });
     expect(tsc(dir), 'the project compiles before').toBe('');
 
@@ -135,7 +135,7 @@ describe('apply --target 2026-07-28 when the v2 move does not type-check', () =>
     );
     expect(tsc(dir), 'the 2025-11-25 result compiles').toBe('');
 
-    const checked = check({ paths: [dir], cwd: dir });
+    const checked = await check({ paths: [dir], cwd: dir });
     expect(checked.findings.filter((f) => f.severity === 'error')).toEqual([]);
     expect(checked.findings.filter((f) => f.ruleId === 'v2-deferred').map((f) => f.severity)).toEqual(['warning']);
 
@@ -153,6 +153,6 @@ describe('apply --target 2026-07-28 when the v2 move does not type-check', () =>
       /^\^2\./,
     );
     expect(tsc(dir), 'the v2 result compiles').toBe('');
-    expect(check({ paths: [dir], cwd: dir }).findings.filter((f) => f.ruleId === 'v2-deferred')).toEqual([]);
+    expect((await check({ paths: [dir], cwd: dir })).findings.filter((f) => f.ruleId === 'v2-deferred')).toEqual([]);
   }, 300_000);
 });

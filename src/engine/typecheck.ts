@@ -126,8 +126,7 @@ export class TypeCheckGate {
   private checkedFiles(config: string, changes: TypeCheckInput[], environment: Environment): string[] {
     const changed = new Set(changes.map((c) => path.resolve(c.absPath)));
     const parsed = this.config(config).parsed;
-    const others =
-      environment.raised.size > 0 ? projectFiles(parsed).filter((file) => !changed.has(file)) : importersOf(parsed, changed);
+    const others = environment.raised.size > 0 ? projectFiles(parsed).filter((file) => !changed.has(file)) : importersOf(parsed, changed);
     const files = [...changed, ...others];
     const project = this.project(config, environment);
     for (const file of files) if (!project.getSourceFile(file)) project.addSourceFileAtPathIfExists(file);
