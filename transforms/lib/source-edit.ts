@@ -51,3 +51,26 @@ export function lineIndentation(context: TransformContext, offset: number): stri
   const line = context.parsed.slice(0, offset).split('\n').length - 1;
   return /^[ \t]*/.exec(context.file.source.split('\n')[line] ?? '')![0];
 }
+
+/**
+ * The object's own source without some of its properties, everything else as written: each removed property goes
+ * with the comma and space before it (after it, at the start), so `{ a, b: 1, c }` without b is `{ a, c }`.
+ */
+export function withoutProperties(context: TransformContext, object: AnyNode, removed: AnyNode[]): string {
+  const text = originalText(context, object);
+  const base = object.start as number;
+  const properties = object.properties as AnyNode[];
+  const cuts: Array<[number, number]> = [];
+  properties.forEach((property, index) => {
+    if (!removed.includes(property)) return;
+    const previous = properties[index - 1];
+    const keptBefore = properties.slice(0, index).some((p) => !removed.includes(p));
+    const nextKept = properties.slice(index + 1).find((p) => !removed.includes(p));
+    if (keptBefore) cuts.push([(previous.end as number) - base, (property.end as number) - base]);
+    else if (nextKept) cuts.push([(property.start as number) - base, (properties[index + 1].start as number) - base]);
+    else cuts.push([(property.start as number) - base, (property.end as number) - base]);
+  });
+  let out = text;
+  for (const [start, end] of cuts.sort((a, b) => b[0] - a[0])) out = out.slice(0, start) + out.slice(end);
+  return out.replace(/\{\s*\}$/, '{}');
+}
