@@ -50,6 +50,16 @@ const REQUIRED_FIXTURES = [
   'neg-stdio',
   'neg-dashboard-sse',
   'neg-local-sse-class',
+  // issue 10's real-world shapes
+  'b-node-http-helper',
+  'c-class-routes',
+  'b-initialize-credential',
+  'a-shared-stdio-http',
+  'a-stdio-bridge',
+  'b-class-field-server',
+  'c-admin-router',
+  'b-fastify-get-delete',
+  'c-tests-and-client',
 ];
 
 const TEST_TIMEOUT = 20_000;
@@ -131,6 +141,8 @@ describe('fixture manifests', () => {
     }
     expect(typeof manifest.autoMigratable).toBe('boolean');
     if (!manifest.autoMigratable) expect(manifest.notes ?? '').not.toBe('');
+    for (const endpoint of manifest.migrated?.endpoints ?? []) expect(endpoint).toMatch(/^\//);
+    for (const gone of manifest.migrated?.gone ?? []) expect(gone.names).toMatch(/^POST \//);
 
     const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as {
       name?: string;
