@@ -1,7 +1,7 @@
 // Proves every fixture server under fixtures/servers/ is a working server *before* migration: each one is copied,
 // compiled, booted as a child process and driven with the official MCP client over the transport it claims.
 
-import { allRules } from '../src/rules';
+import { allRules, engineRuleMetas } from '../src/rules';
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -23,7 +23,7 @@ import {
   type RunningFixture,
 } from './helpers/server-process';
 
-const RULE_IDS = new Set(allRules.map((rule) => rule.meta.id));
+const RULE_IDS = new Set([...allRules.map((rule) => rule.meta.id), ...engineRuleMetas.map((meta) => meta.id)]);
 
 const REQUIRED_FIXTURES = [
   'a-express-shared-server',
