@@ -43,6 +43,15 @@ export interface FixtureManifest {
   stdio?: boolean;
   /** A non-MCP smoke check for HTTP fixtures without an MCP endpoint: GET path, status, content type, body prefix. */
   probe?: { path: string; expectStatus: number; expectContentType?: string; expectBody?: string };
+  /** What the migrated server serves beyond mcpPath (the end-to-end suites check it). */
+  migrated?: MigratedExpectations;
+}
+
+export interface MigratedExpectations {
+  /** Further MCP endpoints (a second endpoint in the same app): each gets the same client and wire checks as mcpPath. */
+  endpoints?: string[];
+  /** Old HTTP+SSE paths that must answer 410 with a message naming the new endpoint (`POST /admin/mcp`). */
+  gone?: Array<{ method: 'GET' | 'POST'; path: string; names: string }>;
 }
 
 export interface PreparedFixture {
