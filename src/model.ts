@@ -140,6 +140,14 @@ export interface ApplyResult extends CheckResult {
   rolledBack: RolledBackEndpoint[];
   /** Changed files that were re-parsed but not type-checked, and why (no tsconfig, JavaScript without checkJs, packages not installed). */
   typeUnchecked: Array<{ file: string; reason: string }>;
+  /**
+   * Set when the 2026-07-28 move did not type-check and the project was migrated to `target` (2025-11-25) instead:
+   * the errors the v2 move introduced (lines are those of the v2 version of each file, which is not written).
+   */
+  deferred?: {
+    target: string;
+    errors: Array<{ relPath: string; line: number; column: number; code: number; message: string; lineText: string }>;
+  };
 }
 
 export type AnyResult = CheckResult | ApplyResult;

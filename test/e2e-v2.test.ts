@@ -9,7 +9,17 @@ import { Client as V2Client, StreamableHTTPClientTransport as V2Transport } from
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { apply } from '../src/engine/apply';
-import { bootFixture, compileFixture, disposeFixture, fixtureNames, prepareFixture, type RunningFixture } from './helpers/server-process';
+import { KNOWN_FAILING_E2E } from './helpers/known-failing';
+import {
+  bootFixture,
+  compileFixture,
+  disposeFixture,
+  fixtureNames,
+  prepareFixture,
+  type FixtureManifest,
+  type RunningFixture,
+} from './helpers/server-process';
+import { expectGone, migratedEndpoints } from './helpers/wire-checks';
 
 const running: RunningFixture[] = [];
 afterEach(async () => {
@@ -44,13 +54,77 @@ function sourceFiles(dir: string): string[] {
 type Content = { content: Array<{ type: string; text?: string }> };
 const text = (result: unknown) => (result as Content).content.map((c) => c.text ?? '').join('\n');
 
+/** Both clients and the wire checks on one migrated endpoint. */
+async function probeEndpoint(endpoint: URL, manifest: FixtureManifest, port: number, stateful: boolean): Promise<void> {
+  const headers = manifest.headers ?? {};
+  const tool = stateful ? { name: 'open_session', arguments: {}, expectText: '-' } : manifest.tool!;
+
+  const modern = new V2Client({ name: 'e2e-2026', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  await modern.connect(new V2Transport(endpoint, { requestInit: { headers } }));
+  expect(modern.getNegotiatedProtocolVersion()).toBe('2026-07-28');
+  const listed = (await modern.listTools()).tools;
+  expect(listed.map((t) => t.name)).toContain(tool.name);
+  // Hints land in registerTool's annotations (never in a positional argument the v2 codemod takes for a schema).
+  for (const [name, annotations] of Object.entries(manifest.annotations ?? {})) {
+    expect(listed.find((t) => t.name === name)?.annotations, name).toMatchObject(annotations);
+  }
+  expect(text(await modern.callTool({ name: tool.name, arguments: tool.arguments }))).toContain(tool.expectText);
+  await modern.close();
+
+  const legacy = new V1Client({ name: 'e2e-2025', version: '1.0.0' });
+  await legacy.connect(new V1Transport(endpoint, { requestInit: { headers } }));
+  expect((await legacy.listTools()).tools.map((t) => t.name)).toContain(tool.name);
+  expect(text(await legacy.callTool({ name: tool.name, arguments: tool.arguments }))).toContain(tool.expectText);
+  await legacy.close();
+
+  for (const method of ['GET', 'DELETE']) {
+    const response = await fetch(endpoint, { method, headers: { ...headers, accept: 'text/event-stream' } });
+    expect(response.status, `${method} answers 405`).toBe(405);
+    expect(response.headers.get('mcp-session-id')).toBeNull();
+    await response.text();
+  }
+  const init = {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'probe', version: '1' } },
+  };
+  const post = await fetch(endpoint, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify(init),
+  });
+  expect(post.status).toBe(200);
+  expect(post.headers.get('mcp-session-id')).toBeNull();
+  await post.text();
+  const evil = await fetch(endpoint, {
+    method: 'POST',
+    headers: {
+      ...headers,
+      origin: 'http://evil.example',
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    },
+    body: JSON.stringify(init),
+  });
+  expect(evil.status).toBe(403);
+  await evil.text();
+  // DNS rebinding: a server bound to loopback also refuses a foreign Host; one bound to every interface may be
+  // deployed under a real hostname, so it keeps answering (local-bind flags it for a human).
+  // (--unsafe, used for the stateful cart, binds it to 127.0.0.1 first.)
+  const local = !manifest.expectedRules.includes('local-bind') || stateful;
+  expect(await postStatus(endpoint, { ...headers, host: `evil.example:${port}` }, init), 'foreign Host').toBe(local ? 403 : 200);
+}
+
 describe('apply --target 2026-07-28, end to end', () => {
   it('has at least 10 fixture servers to prove', () => {
     expect(names.length).toBeGreaterThanOrEqual(10);
   });
 
   for (const name of names) {
-    it(`${name}: v2 packages, createMcpHandler, 2026-07-28 and 2025 clients, wire rules, idempotent`, async () => {
+    const knownFailing = KNOWN_FAILING_E2E['2026-07-28'][name];
+    const title = `${name}: v2 packages, createMcpHandler, 2026-07-28 and 2025 clients, wire rules, idempotent`;
+    (knownFailing ? it.skip : it)(knownFailing ? `${title} (known failing: ${knownFailing})` : title, async () => {
       const { dir, manifest } = await prepareFixture(name);
       const stateful = manifest.family === 'F';
       const zodBefore = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')).dependencies?.zod as string | undefined;
@@ -72,68 +146,18 @@ describe('apply --target 2026-07-28, end to end', () => {
       }
       expect(imported.size).toBeGreaterThan(0);
       for (const name of imported) expect(deps[name], `${name} is imported, so package.json lists it`).toMatch(/^\^2\./);
-      // Peer ranges: v2 needs zod >= 4.2; a fixture still on zod ^3 gets told so, one on ^4 does not.
-      const zodWarnings = result.manual.filter((m) => m.file === 'package.json' && /zod range/.test(m.message));
-      expect(zodWarnings.length, `zod ${zodBefore}`).toBe(zodBefore === '^3' ? 1 : 0);
+      // Peer ranges: the v2 server needs zod >= 4.2 (read from its package.json): ^3 and ^4 are both raised into it.
+      expect(deps.zod, `zod ${zodBefore}`).toBe(zodBefore ? '^4.2.0' : undefined);
+      expect(result.manual.filter((m) => /zod range/.test(m.message))).toEqual([]);
       expect(result.endpoints.length).toBeGreaterThan(0);
 
       if (manifest.language === 'ts') await compileFixture(dir);
       const server = await bootFixture(dir, manifest);
       running.push(server);
-      const endpoint = new URL(manifest.mcpPath ?? '/mcp', server.url);
-      const headers = manifest.headers ?? {};
-      const tool = stateful ? { name: 'open_session', arguments: {}, expectText: '-' } : manifest.tool!;
-
-      const modern = new V2Client({ name: 'e2e-2026', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
-      await modern.connect(new V2Transport(endpoint, { requestInit: { headers } }));
-      expect(modern.getNegotiatedProtocolVersion()).toBe('2026-07-28');
-      expect((await modern.listTools()).tools.map((t) => t.name)).toContain(tool.name);
-      expect(text(await modern.callTool({ name: tool.name, arguments: tool.arguments }))).toContain(tool.expectText);
-      await modern.close();
-
-      const legacy = new V1Client({ name: 'e2e-2025', version: '1.0.0' });
-      await legacy.connect(new V1Transport(endpoint, { requestInit: { headers } }));
-      expect((await legacy.listTools()).tools.map((t) => t.name)).toContain(tool.name);
-      expect(text(await legacy.callTool({ name: tool.name, arguments: tool.arguments }))).toContain(tool.expectText);
-      await legacy.close();
-
-      for (const method of ['GET', 'DELETE']) {
-        const response = await fetch(endpoint, { method, headers: { ...headers, accept: 'text/event-stream' } });
-        expect(response.status, `${method} answers 405`).toBe(405);
-        expect(response.headers.get('mcp-session-id')).toBeNull();
-        await response.text();
+      for (const endpointPath of migratedEndpoints(manifest)) {
+        await probeEndpoint(new URL(endpointPath, server.url), manifest, server.port, stateful);
       }
-      const init = {
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'probe', version: '1' } },
-      };
-      const post = await fetch(endpoint, {
-        method: 'POST',
-        headers: { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-        body: JSON.stringify(init),
-      });
-      expect(post.status).toBe(200);
-      expect(post.headers.get('mcp-session-id')).toBeNull();
-      await post.text();
-      const evil = await fetch(endpoint, {
-        method: 'POST',
-        headers: {
-          ...headers,
-          origin: 'http://evil.example',
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-        },
-        body: JSON.stringify(init),
-      });
-      expect(evil.status).toBe(403);
-      await evil.text();
-      // DNS rebinding: a server bound to loopback also refuses a foreign Host; one bound to every interface may be
-      // deployed under a real hostname, so it keeps answering (local-bind flags it for a human).
-      // (--unsafe, used for the stateful cart, binds it to 127.0.0.1 first.)
-      const local = !manifest.expectedRules.includes('local-bind') || stateful;
-      expect(await postStatus(endpoint, { ...headers, host: `evil.example:${server.port}` }, init), 'foreign Host').toBe(local ? 403 : 200);
+      await expectGone(server, manifest);
 
       const again = apply({ paths: [dir], cwd: dir, allowDirty: true, target: '2026-07-28', unsafe: stateful });
       expect(again.changes).toEqual([]);

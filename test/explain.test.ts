@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { allRuleMetas } from '../src/rules';
-import { RULE_EXAMPLES } from '../src/rules/examples';
+import { RULE_EXAMPLES, type RuleExample } from '../src/rules/examples';
 import { ruleHelpText, ruleHelpUri } from '../src/report/rule-help';
 import { renderReport } from '../src/report';
 import { check } from '../src/engine/check';
@@ -14,9 +14,10 @@ import { REPO_ROOT, scratchDir } from './helpers/server-process';
 const cli = (...args: string[]) =>
   spawnSync(process.execPath, [path.join(REPO_ROOT, 'bin', 'mcp-migrate.js'), ...args], { encoding: 'utf8' });
 
-async function ruleIdsIn(code: string, name: string): Promise<string[]> {
+async function ruleIdsIn(code: string, name: string, example: RuleExample): Promise<string[]> {
   const dir = scratchDir('explain', name);
-  fs.writeFileSync(path.join(dir, 'example.ts'), code);
+  for (const [file, text] of Object.entries({ ...example.project, [example.file ?? 'example.ts']: code }))
+    fs.writeFileSync(path.join(dir, file), text);
   return (await check({ paths: [dir], cwd: dir })).findings.map((f) => f.ruleId);
 }
 
@@ -28,8 +29,8 @@ describe('rule examples', () => {
   for (const meta of allRuleMetas) {
     it(`${meta.id}: reported on "before", silent on "after"`, async () => {
       const example = RULE_EXAMPLES[meta.id];
-      expect(await ruleIdsIn(example.before, `${meta.id}-before`)).toContain(meta.id);
-      expect(await ruleIdsIn(example.after, `${meta.id}-after`)).not.toContain(meta.id);
+      expect(await ruleIdsIn(example.before, `${meta.id}-before`, example)).toContain(meta.id);
+      expect(await ruleIdsIn(example.after, `${meta.id}-after`, example)).not.toContain(meta.id);
     });
   }
 });

@@ -1,7 +1,7 @@
 // Proves every fixture server under fixtures/servers/ is a working server *before* migration: each one is copied,
 // compiled, booted as a child process and driven with the official MCP client over the transport it claims.
 
-import { allRules } from '../src/rules';
+import { allRules, engineRuleMetas } from '../src/rules';
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -23,7 +23,7 @@ import {
   type RunningFixture,
 } from './helpers/server-process';
 
-const RULE_IDS = new Set(allRules.map((rule) => rule.meta.id));
+const RULE_IDS = new Set([...allRules.map((rule) => rule.meta.id), ...engineRuleMetas.map((meta) => meta.id)]);
 
 const REQUIRED_FIXTURES = [
   'a-express-shared-server',
@@ -50,6 +50,16 @@ const REQUIRED_FIXTURES = [
   'neg-stdio',
   'neg-dashboard-sse',
   'neg-local-sse-class',
+  // issue 10's real-world shapes
+  'b-node-http-helper',
+  'c-class-routes',
+  'b-initialize-credential',
+  'a-shared-stdio-http',
+  'a-stdio-bridge',
+  'b-class-field-server',
+  'c-admin-router',
+  'b-fastify-get-delete',
+  'c-tests-and-client',
 ];
 
 const TEST_TIMEOUT = 20_000;
@@ -131,6 +141,8 @@ describe('fixture manifests', () => {
     }
     expect(typeof manifest.autoMigratable).toBe('boolean');
     if (!manifest.autoMigratable) expect(manifest.notes ?? '').not.toBe('');
+    for (const endpoint of manifest.migrated?.endpoints ?? []) expect(endpoint).toMatch(/^\//);
+    for (const gone of manifest.migrated?.gone ?? []) expect(gone.names).toMatch(/^POST \//);
 
     const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as {
       name?: string;

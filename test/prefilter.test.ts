@@ -32,6 +32,8 @@ describe('mayContainMcpCode', () => {
       "('origin')",
       '("origin")',
       'OriginValidation',
+      'mcp-migrate',
+      '@mcp-codemod-error',
     ]);
     expect(Object.isFrozen(MCP_MARKERS)).toBe(true);
   });

@@ -5,7 +5,6 @@ import { Node, SyntaxKind, type ObjectLiteralExpression, type SourceFile } from 
 import { isFunctionLike, resolveHandler, staticString } from './routes';
 
 export const ANNOTATION_KEYS = new Set(['title', 'readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint']);
-export const HINT_KEYS = ['readOnlyHint', 'idempotentHint', 'destructiveHint'] as const;
 
 export interface ToolRegistration {
   form: 'tool' | 'registerTool' | 'addTool' | 'list-literal';
@@ -116,13 +115,4 @@ function isNameArg(node: Node): boolean {
     Node.isIdentifier(node) ||
     Node.isPropertyAccessExpression(node)
   );
-}
-
-/** Hint keys the author wrote (any value). */
-export function writtenHints(tool: ToolRegistration): Set<string> {
-  const keys = new Set<string>();
-  for (const prop of tool.annotations?.getProperties() ?? []) {
-    if (Node.isPropertyAssignment(prop) || Node.isShorthandPropertyAssignment(prop)) keys.add(prop.getName());
-  }
-  return keys;
 }

@@ -14,7 +14,9 @@ import { writeSourceText } from './read-source';
 import { dirtyFiles, writeFileAtomic } from './write';
 import { DEFAULT_TARGET, type Target } from './targets';
 import { rulesOf, type Migration } from './migrate';
-import { migrateGated } from './gate';
+import { migrateOrDefer, V2_DEFERRED_RULE } from './v2-fallback';
+import { zodCompanions } from './v2-fixups';
+import { ownerManifests } from './manifests';
 
 export { DEFAULT_TARGET, TARGETS, type Target } from './targets';
 export { migrateSources, type MigrateOptions, type Migration } from './migrate';
@@ -44,20 +46,24 @@ export function apply(options: ApplyOptions): ApplyResult {
     scanned.root,
     scanned.sources.map((s) => s.absPath),
   );
+  // Files outside the MCP code that the v2 move's zod 3 → 4 fix-ups must reach (they are migrated and written too).
+  const companions = target === '2026-07-28' ? zodCompanions(options, scanned, owners.inside) : [];
+  scanned.sources.push(...companions);
+  sources.push(...companions.map(({ absPath, relPath, text }) => ({ absPath, relPath, text })));
   const manifestPaths = owners.inside;
   const manifestTexts = new Map([...manifestPaths].map(([rel, abs]) => [rel, fs.readFileSync(abs, 'utf8')]));
-  const gated = migrateGated(scanned.root, sources, {
+  const gated = migrateOrDefer(scanned.root, sources, {
     rules,
     target,
     legacy: options.legacy,
     manifests: manifestTexts,
     unsafe: options.unsafe,
     endpoint: options.endpoint,
-    initialAnalysis: normalized ? undefined : scanned.analysis,
+    initialAnalysis: normalized || companions.length > 0 ? undefined : scanned.analysis,
   });
   const migration = gated.migration;
   const problems: FileProblem[] = [...scanned.problems, ...migration.problems, ...gated.restored];
-  const after = collectCheckResult({ ...scanned, analysis: migration.analysis, problems });
+  const after = collectCheckResult({ ...scanned, analysis: migration.analysis, problems, manifests: migration.manifests });
   const changes: FileChange[] = [];
   for (const source of sources) {
     const relPath = source.relPath;
@@ -101,6 +107,12 @@ export function apply(options: ApplyOptions): ApplyResult {
     manual: [
       ...manualItems(after.findings),
       ...migration.surfaceNotes,
+      ...(gated.deferred?.errors ?? []).map((error) => ({
+        file: error.relPath,
+        line: error.line,
+        ruleId: V2_DEFERRED_RULE,
+        message: `The v2 move needs a human (the project stays on ${gated.deferred!.target}): TS${error.code} ${error.message} — at \`${error.lineText}\` in the v2 version of this file.`,
+      })),
       ...(migration.movedToV2
         ? manifestChanges.map((c) => ({
             file: c.file,
@@ -122,6 +134,7 @@ export function apply(options: ApplyOptions): ApplyResult {
     endpoints: servedEndpoints(migration, options.endpoint),
     rolledBack: gated.rolledBack,
     typeUnchecked: gated.unchecked,
+    ...(gated.deferred ? { deferred: gated.deferred } : {}),
   };
 }
 
@@ -161,29 +174,6 @@ function writeChanges(
       changes.splice(i, 1);
     }
   }
-}
-
-/**
- * The package.json that owns each source file (the nearest one up from it), by path relative to the scan root: a
- * monorepo's members each get their own manifest edited. Only manifests inside the scanned root are edited; one
- * above it belongs to a project we were not asked to change, and is reported instead.
- */
-function ownerManifests(root: string, absPaths: string[]): { inside: Map<string, string>; outside: Set<string> } {
-  const inside = new Map<string, string>();
-  const outside = new Set<string>();
-  const rootPrefix = root.endsWith(path.sep) ? root : root + path.sep;
-  for (const file of absPaths) {
-    for (let dir = path.dirname(file); ; dir = path.dirname(dir)) {
-      const candidate = path.join(dir, 'package.json');
-      if (fs.existsSync(candidate)) {
-        if (candidate.startsWith(rootPrefix)) inside.set(path.relative(root, candidate).split(path.sep).join('/'), candidate);
-        else outside.add(candidate);
-        break;
-      }
-      if (path.dirname(dir) === dir) break;
-    }
-  }
-  return { inside, outside };
 }
 
 function manualItems(findings: Finding[]): ManualItem[] {

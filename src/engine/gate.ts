@@ -8,6 +8,7 @@ import { allRules } from '../rules';
 import { touchedFiles } from '../analysis/file-facts';
 import { migrateSources, type MigrateOptions, type Migration } from './migrate';
 import { TypeCheckGate, type TypeError } from './typecheck';
+import { installedEnvironment } from './v2-fixups';
 
 export interface RolledBack {
   endpoint: string;
@@ -21,6 +22,10 @@ export interface GatedMigration {
   unchecked: Array<{ file: string; reason: string }>;
   /** Files restored because they gained type errors no endpoint accounts for. */
   restored: FileProblem[];
+  /** The errors the whole migration introduced (its first round, before any roll-back). */
+  introduced: TypeError[];
+  /** The errors the final texts still introduce (in files that could not be restored: unchanged files, whose packages changed). */
+  remaining: TypeError[];
 }
 
 const MAX_ROUNDS = 4;
@@ -28,15 +33,18 @@ const MAX_ROUNDS = 4;
 export function migrateGated(root: string, sources: SourceInput[], options: MigrateOptions): GatedMigration {
   const rolledBack: Record<string, string> = { ...options.rolledBack };
   const gate = new TypeCheckGate(root);
-  let migration = migrateSources(sources, { ...options, rolledBack });
+  let migration = migrateSources(sources, { ...options, root, rolledBack });
   let unchecked: GatedMigration['unchecked'] = [];
+  let introduced: TypeError[] | undefined;
   for (let round = 1; ; round++) {
     const failures = failedEndpoints(migration);
     const changes = sources
       .filter((s) => migration.outputs.get(s.relPath) !== s.text)
       .map((s) => ({ absPath: s.absPath, relPath: s.relPath, before: s.text, after: migration.outputs.get(s.relPath)! }));
-    const check = changes.length > 0 ? gate.check(changes, migration.raised) : { introduced: [], checked: 0, unchecked: [] };
+    const environment = installedEnvironment(options.manifests, migration);
+    const check = changes.length > 0 ? gate.check(changes, environment) : { introduced: [], checked: 0, unchecked: [] };
     unchecked = check.unchecked;
+    introduced ??= check.introduced;
     const blamed = { ...failures, ...blame(migration, check.introduced) };
     const fresh = Object.entries(blamed).filter(([id]) => !rolledBack[id]);
     if (fresh.length === 0 || round >= MAX_ROUNDS) {
@@ -46,10 +54,18 @@ export function migrateGated(root: string, sources: SourceInput[], options: Migr
           sources.map((s) => ({ ...s, text: migration.outputs.get(s.relPath)! })),
           options.rules ?? allRules,
         );
-      return { migration, rolledBack: Object.entries(rolledBack).map(([endpoint, reason]) => ({ endpoint, reason })), unchecked, restored };
+      const restoredFiles = new Set(restored.map((r) => r.file));
+      return {
+        migration,
+        rolledBack: Object.entries(rolledBack).map(([endpoint, reason]) => ({ endpoint, reason })),
+        unchecked,
+        restored,
+        introduced,
+        remaining: check.introduced.filter((e) => !restoredFiles.has(e.relPath)),
+      };
     }
     for (const [id, reason] of fresh) rolledBack[id] = reason;
-    migration = migrateSources(sources, { ...options, rolledBack });
+    migration = migrateSources(sources, { ...options, root, rolledBack });
   }
 }
 

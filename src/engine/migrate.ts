@@ -16,6 +16,8 @@ import { parserFor } from '../../transforms/lib/context';
 import markLeftoversRun, { id as markLeftoversId } from '../../transforms/mark-leftovers';
 import { analyzeSources, createProject, syntaxError, type Analysis, type SourceInput } from './analyze';
 import { migrateSdkSurface } from './sdk-v2-surface';
+import { fixupsFor, satisfyV2Dependencies, settledByRaise } from './v2-fixups';
+import type { Raise } from './v2-dependencies';
 import { DEFAULT_TARGET, type Target } from './targets';
 import { raiseSdkRange, sdkFloor, V1_SDK, V1_TESTED_RANGE } from './sdk-floor';
 import * as path from 'node:path';
@@ -52,6 +54,8 @@ export interface MigrateOptions {
   rolledBack?: Record<string, string>;
   /** (per file, set by the loop) the endpoint plans that touch the file. */
   plans?: EndpointPlan[];
+  /** The scanned root (2026-07-28: where manifests' installed packages are looked up); default: from the sources. */
+  root?: string;
 }
 
 export interface Migration {
@@ -148,16 +152,19 @@ export function migrateSources(sources: SourceInput[], options: MigrateOptions =
   }
   let manifests = new Map(options.manifests ?? []);
   const surfaceNotes: ManualItem[] = [];
+  const raised = new Set<string>();
   // The v2 SDK surface (and package.json) moves only with code that now needs it: a selected rule's transform wrote
   // v2 imports. A stdio server, or a run limited to rules whose fixes stay on v1, keeps its SDK and manifest.
   const movedToV2 = target === '2026-07-28' && [...files.values()].some((w) => importsNewV2Package(w.original, w.text));
   if (movedToV2) {
     const surface = sdkSurfaceStep(files, analysis, manifests, problems);
-    manifests = surface.manifests;
-    surfaceNotes.push(...surface.notes);
+    const dependencies = satisfyV2Dependencies(surface.manifests, options.root ?? rootOf(sources));
+    manifests = dependencies.manifests;
+    for (const raise of [...dependencies.raised.values()].flat()) raised.add(raise.name);
+    surfaceNotes.push(...surface.notes.filter((note) => !settledByRaise(note, dependencies.raised)), ...dependencies.notes);
     stale = surface.changed || stale;
+    stale = runFixups(files, dependencies.raised, localOptions, problems, applied) || stale;
   }
-  const raised = new Set<string>();
   if (target === '2025-11-25') {
     const floors = raiseSdkFloors(files, manifests, surfaceNotes);
     if (floors.size > 0) raised.add(V1_SDK);
@@ -243,6 +250,31 @@ function sdkSurfaceStep(files: Map<string, WorkingFile>, analysis: Analysis, man
     ...surface.manifestWarnings.map((w) => ({ file: w.manifest, line: 1, ruleId: 'sdk-v2-surface', message: w.message })),
   ];
   return { manifests: broke ? manifests : surface.manifests, notes, changed };
+}
+
+/** The v2 fix-ups (transforms/v2) on every file they may change; returns whether one changed. */
+function runFixups(
+  files: Map<string, WorkingFile>,
+  raised: Map<string, Raise[]>,
+  options: MigrateOptions,
+  problems: FileProblem[],
+  applied: Map<string, Set<string>>,
+): boolean {
+  let changed = false;
+  for (const working of files.values()) {
+    for (const fixup of fixupsFor(working.source.relPath, raised)) {
+      if (working.failed || !fixup.mayApply(working.text)) continue;
+      const transform: TransformModule = { id: fixup.id, rules: [], level: 'auto', run: fixup.run };
+      changed = runTransform(transform, working, [], options, problems, applied) || changed;
+    }
+  }
+  return changed;
+}
+
+/** The scanned root, from any source's absolute and relative paths. */
+function rootOf(sources: SourceInput[]): string {
+  const [first] = sources;
+  return first ? first.absPath.slice(0, first.absPath.length - first.relPath.length) || '.' : '.';
 }
 
 /** true when the project's MCP code listens somewhere and every listener binds loopback; else undefined (ask per file). */

@@ -35,6 +35,10 @@ export const MCP_MARKERS: readonly string[] = Object.freeze([
   "('origin')",
   '("origin")',
   'OriginValidation',
+  // This tool's markers and the official codemod's: a file may hold one and nothing else MCP (a zod 4 marker in a
+  // schema file the v2 move reached), and `check` must still report it.
+  'mcp-migrate',
+  '@mcp-codemod-error',
 ]);
 
 function escapeRegExp(text: string): string {

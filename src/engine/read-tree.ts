@@ -1,6 +1,7 @@
 // The stages of a scan that need no parser — discover → read, pre-filter and scan imports → select (two-stage, see
 // select.ts) — and the check result made from analysed files. `scan` (one project on this thread, for `apply`) and
 // `check` (possibly a worker pool) share them. Nothing here loads ts-morph.
+import * as path from 'node:path';
 import type { CheckResult, FileProblem, Finding, Suppression } from '../model';
 import { discover } from './discover';
 import { isReadProblem, readSource, DEFAULT_MAX_FILE_BYTES, type SourceText } from './read-source';
@@ -10,6 +11,7 @@ import { planAnalysis, type SelectableFile } from './select';
 import type { FileAnalysis, SourceInput } from './analyze';
 import type { PlannedSources } from './analyze-plans';
 import { parseErrorFindings } from './parse-errors';
+import { manifestFindings } from './manifests';
 
 export interface ScanOptions {
   paths: string[];
@@ -105,6 +107,8 @@ export interface CollectableScan {
   analysis: { files: readonly FileAnalysis[] };
   problems: FileProblem[];
   startedAt: number;
+  /** Manifest texts that stand in for the files on disk (apply's migrated manifests), by path relative to the root. */
+  manifests?: ReadonlyMap<string, string>;
 }
 
 export function collectCheckResult(scanned: CollectableScan): CheckResult {
@@ -115,6 +119,8 @@ export function collectCheckResult(scanned: CollectableScan): CheckResult {
     suppressions.push(...file.suppressions);
   }
   findings.push(...parseErrorFindings(scanned.problems));
+  const analysed = scanned.analysis.files.map((file) => path.join(scanned.root, file.relPath));
+  findings.push(...manifestFindings(scanned.root, analysed, scanned.manifests));
   const findingsByRule: Record<string, number> = {};
   for (const finding of findings) findingsByRule[finding.ruleId] = (findingsByRule[finding.ruleId] ?? 0) + 1;
   return {

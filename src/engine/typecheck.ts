@@ -4,6 +4,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Project, ts } from 'ts-morph';
+import { packageName } from './v2-dependencies';
 
 export interface TypeCheckInput {
   absPath: string;
@@ -20,6 +21,8 @@ export interface TypeError {
   message: string;
   /** The head of the message, without the chained details: what errors are compared by. */
   head: string;
+  /** The text of the line it is on (trimmed), to find it in code that was never written. */
+  lineText: string;
 }
 
 export interface TypeCheckResult {
@@ -35,6 +38,20 @@ export interface TypeCheckResult {
 const MIGRATION_MODULES = /^@modelcontextprotocol\/(?:server|node|express|hono|fastify|core|client)(?:\/|$)/;
 
 /**
+ * What the migrated code compiles against once the migrated manifests are installed. `raised`: packages whose range
+ * they raised (zod ^3 → ^4.2.0, the v1 SDK to its floor), resolved from mcp-migrate's own copy; then every file of the
+ * project is checked, not only the changed ones (a raised package can break any file that uses it). `removed`: packages
+ * no migrated manifest lists any more (the v1 SDK after the v2 move), which the project's own files cannot import.
+ * The original texts are always checked against what is installed now.
+ */
+export interface Environment {
+  raised: ReadonlySet<string>;
+  removed: ReadonlySet<string>;
+}
+
+const INSTALLED: Environment = { raised: new Set(), removed: new Set() };
+
+/**
  * One gate for one migration: the tsconfig projects stay loaded across the gate's rounds, and each file's errors with
  * the original texts are computed once, and only for files that have errors with the new ones (most have none).
  */
@@ -45,11 +62,7 @@ export class TypeCheckGate {
 
   constructor(private readonly root: string) {}
 
-  /** Packages the migrated manifests raised (resolved from mcp-migrate's copy). */
-  private readonly raised = new Set<string>();
-
-  check(changes: TypeCheckInput[], raised: ReadonlySet<string> = new Set()): TypeCheckResult {
-    for (const pkg of raised) this.raised.add(pkg);
+  check(changes: TypeCheckInput[], environment: Environment = INSTALLED): TypeCheckResult {
     const byConfig = new Map<string, TypeCheckInput[]>();
     const unchecked: TypeCheckResult['unchecked'] = [];
     for (const change of changes) {
@@ -62,13 +75,19 @@ export class TypeCheckGate {
     const introduced: TypeError[] = [];
     let checked = 0;
     for (const [config, group] of byConfig) {
-      const files = this.checkedFiles(config, group);
+      const files = this.checkedFiles(config, group, environment);
       checked += files.length;
-      const after = this.diagnostics(config, files, new Map(group.map((c) => [path.resolve(c.absPath), c.after])));
+      const after = this.diagnostics(
+        this.project(config, environment),
+        files,
+        new Map(group.map((c) => [path.resolve(c.absPath), c.after])),
+      );
       const failing = [...new Set(after.map((e) => e.absPath))];
       const missing = failing.filter((file) => !this.before.has(file));
       if (missing.length > 0) {
-        const before = this.diagnostics(config, missing, new Map());
+        const original = this.project(config, INSTALLED);
+        for (const file of missing) if (!original.getSourceFile(file)) original.addSourceFileAtPathIfExists(file);
+        const before = this.diagnostics(original, missing, new Map());
         for (const file of missing)
           this.before.set(
             file,
@@ -88,31 +107,34 @@ export class TypeCheckGate {
     return { path: config, parsed: this.configs.get(config) };
   }
 
-  private project(config: string): Project {
-    let project = this.projects.get(config);
+  /** The config's project in one environment (one project per environment). */
+  private project(config: string, environment: Environment): Project {
+    const key = [config, ...[...environment.raised].sort(), '', ...[...environment.removed].sort()].join('\u0000');
+    let project = this.projects.get(key);
     if (!project) {
       project = new Project({
         tsConfigFilePath: config,
         skipAddingFilesFromTsConfig: true,
-        resolutionHost: migrationModuleResolution(this.raised),
+        resolutionHost: migrationModuleResolution(environment),
       });
-      this.projects.set(config, project);
+      this.projects.set(key, project);
     }
     return project;
   }
 
-  /** The changed files and the project files that import them. */
-  private checkedFiles(config: string, changes: TypeCheckInput[]): string[] {
+  /** The changed files and the project files that import them; every file of the project when packages were raised. */
+  private checkedFiles(config: string, changes: TypeCheckInput[], environment: Environment): string[] {
     const changed = new Set(changes.map((c) => path.resolve(c.absPath)));
-    const files = [...changed, ...importersOf(this.config(config).parsed, changed)];
-    const project = this.project(config);
+    const parsed = this.config(config).parsed;
+    const others = environment.raised.size > 0 ? projectFiles(parsed).filter((file) => !changed.has(file)) : importersOf(parsed, changed);
+    const files = [...changed, ...others];
+    const project = this.project(config, environment);
     for (const file of files) if (!project.getSourceFile(file)) project.addSourceFileAtPathIfExists(file);
     return files;
   }
 
   /** Errors of `files` with these texts for the changed files (every other file as it was). */
-  private diagnostics(config: string, files: string[], texts: Map<string, string>): Array<TypeError & { absPath: string }> {
-    const project = this.project(config);
+  private diagnostics(project: Project, files: string[], texts: Map<string, string>): Array<TypeError & { absPath: string }> {
     for (const [absPath, original] of this.originals) {
       const text = texts.get(absPath) ?? original;
       const current = project.getSourceFile(absPath);
@@ -136,6 +158,7 @@ export class TypeCheckGate {
           message: ts.flattenDiagnosticMessageText(diagnostic.messageText, ' '),
           // (the chain under the head message names other files, which differ between runs of the same error)
           head: typeof diagnostic.messageText === 'string' ? diagnostic.messageText : diagnostic.messageText.messageText,
+          lineText: sourceFile.text.slice(sourceFile.getLineStarts()[position.line], sourceFile.getLineStarts()[position.line + 1]).trim(),
         });
       }
     }
@@ -173,6 +196,11 @@ export function newErrors<E extends TypeError>(before: TypeError[], after: E[]):
   });
 }
 
+/** The tsconfig project's own source files (declaration files left out). */
+function projectFiles(parsed: ts.ParsedCommandLine | undefined): string[] {
+  return (parsed?.fileNames ?? []).map((file) => path.resolve(file)).filter((file) => !/\.d\.[cm]?ts$/.test(file));
+}
+
 /** Files of the tsconfig project that import one of the changed files (a relative specifier resolving to it). */
 function importersOf(parsed: ts.ParsedCommandLine | undefined, changed: Set<string>): string[] {
   const stems = new Set([...changed].map((file) => file.replace(/\.[cm]?[jt]sx?$/, '')));
@@ -199,16 +227,18 @@ function importersOf(parsed: ts.ParsedCommandLine | undefined, changed: Set<stri
 
 /**
  * Standard resolution, except: the v2 packages the migration introduces, when the project has not installed them
- * yet, and the packages whose range the migrated manifest raised (`raised`), come from mcp-migrate's own copy —
- * what the next install brings.
+ * yet, and the `raised` packages come from mcp-migrate's own copy — what the next install brings; `removed` packages do
+ * not resolve from the project's own files (a dependency may still bring its own copy).
  */
-function migrationModuleResolution(raised: ReadonlySet<string>) {
+function migrationModuleResolution({ raised, removed }: Environment) {
   return (host: ts.ModuleResolutionHost, getOptions: () => ts.CompilerOptions) => ({
     resolveModuleNames(moduleNames: string[], containingFile: string): Array<ts.ResolvedModuleFull | undefined> {
       const options = getOptions();
       const ours = (name: string) => ts.resolveModuleName(name, path.join(__dirname, 'typecheck.ts'), options, host).resolvedModule;
+      const ownFile = !containingFile.split(/[\\/]/).includes('node_modules');
       return moduleNames.map((name) => {
-        if ([...raised].some((pkg) => name === pkg || name.startsWith(`${pkg}/`))) return ours(name);
+        if (ownFile && removed.has(packageName(name))) return undefined;
+        if (raised.has(packageName(name))) return ours(name) ?? ts.resolveModuleName(name, containingFile, options, host).resolvedModule;
         const resolved = ts.resolveModuleName(name, containingFile, options, host).resolvedModule;
         return resolved || !MIGRATION_MODULES.test(name) ? resolved : ours(name);
       });

@@ -23,7 +23,8 @@ export function ruleHelpMarkdown(meta: RuleMeta): string {
   const example = RULE_EXAMPLES[meta.id];
   const parts = [`**${meta.title}** (severity: ${meta.severity}, fix: ${meta.fix})`, meta.doc];
   if (meta.hint) parts.push(`**What to do:** ${meta.hint}`);
-  if (example) parts.push(`**Before:**\n\n${fenced(example.before)}`, `**After:**\n\n${fenced(example.after)}`);
+  const language = example?.file === 'package.json' ? 'json' : 'ts';
+  if (example) parts.push(`**Before:**\n\n${fenced(example.before, language)}`, `**After:**\n\n${fenced(example.after, language)}`);
   if (meta.sources.length > 0) parts.push(`**Sources:**\n\n${meta.sources.map((s) => `- ${s}`).join('\n')}`);
   return parts.join('\n\n');
 }

@@ -46,4 +46,47 @@ export const engineRuleMetas: readonly RuleMeta[] = [
     hint: 'Follow the comment, then delete it.',
     sources: ['typescript-sdk packages/codemod', 'typescript-sdk docs/migration/upgrade-to-v2.md'],
   },
+  {
+    id: 'v2-peer-ranges',
+    title: 'A package.json whose ranges the v2 SDK packages it depends on do not accept',
+    severity: 'error',
+    fix: 'auto',
+    doc:
+      'Each v2 package states what it needs from the project: its peer dependencies (express, hono, fastify, the server) and the ' +
+      'dependencies its public types import (zod: the project hands its schemas to the server, and server 2.4 reads zod >= 4.2 only). ' +
+      "mcp-migrate reads these from the installed packages (the project's own copy when it matches the declared range, else its " +
+      'own) and reports a declared range that admits versions outside them: such a project installs, then fails to compile ' +
+      '(TS2769) or answers tools/list with -32603. On 2026-07-28, `apply` raises the range to the lowest one inside the requirement.',
+    hint: 'Raise the range into what the v2 package requires, then install.',
+    sources: [
+      '@modelcontextprotocol/server package.json (dependencies.zod)',
+      '@modelcontextprotocol/express package.json (peerDependencies)',
+    ],
+  },
+  {
+    id: 'v2-deferred',
+    title: 'A project kept on 2025-11-25 because its move to 2026-07-28 did not type-check',
+    severity: 'warning',
+    fix: 'manual',
+    doc:
+      'On the 2026-07-28 target, when the v2 move (v2 packages, the official codemod, the v2 fix-ups) leaves type errors that the ' +
+      '2025-11-25 migration does not, `apply` writes the 2025-11-25 result instead: stateless Streamable HTTP on the v1 SDK, ' +
+      'which compiles. The report lists the errors of the v2 move (file, line, message, the line itself), and a marker at the ' +
+      "endpoint keeps the project's state visible. A warning, not an error: nothing deprecated remains (the CI gate's purpose), " +
+      'but 2026-07-28 clients are served through the 2025 handshake only; `--max-warnings 0` makes CI insist on the move.',
+    hint: 'Run `mcp-migrate apply --dry-run` for the errors of the v2 move, fix them in the code, then run apply again.',
+    sources: ['typescript-sdk docs/migration/upgrade-to-v2.md', 'typescript-sdk docs/migration/support-2026-07-28.md'],
+  },
+  {
+    id: 'zod-4',
+    title: 'zod 3 API the v2 move could not rewrite for zod 4',
+    severity: 'error',
+    fix: 'manual',
+    doc:
+      'The v2 SDK packages need zod >= 4.2, so the v2 move raises a zod 3 range and rewrites the zod 3 API zod 4 changed ' +
+      '(one-argument `z.record`, `zodToJsonSchema` from zod-to-json-schema, which reads zod 3 schemas only and returns a wrong ' +
+      'schema for a zod 4 one). A use it cannot rewrite safely gets this marker.',
+    hint: 'Rewrite the call for zod 4 as the marker says, then delete the marker.',
+    sources: ['zod.dev/v4/changelog', 'zod.dev/json-schema'],
+  },
 ];

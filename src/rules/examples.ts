@@ -2,10 +2,14 @@
 // stays fast. test/explain.test.ts runs the detector on every example: `before` must report the rule, `after` must not.
 
 export interface RuleExample {
-  /** Code the rule reports (a whole TypeScript module). */
+  /** Code the rule reports (a whole TypeScript module, or the file named by `file`). */
   before: string;
   /** The same code once migrated: the rule is silent on it. */
   after: string;
+  /** The file `before` and `after` are (default: a TypeScript module). */
+  file?: 'package.json';
+  /** Other files of the example project, the same before and after (the code a package.json belongs to). */
+  project?: Record<string, string>;
 }
 
 const SDK = '@modelcontextprotocol/sdk';
@@ -302,6 +306,61 @@ export const server = new McpServer({ name: 'broken', version: '1.0.0' };
     after: `import { McpServer } from '${SDK}/server/mcp.js';
 
 export const server = new McpServer({ name: 'broken', version: '1.0.0' });
+`,
+  },
+  'v2-peer-ranges': {
+    file: 'package.json',
+    before: `{
+  "name": "weather-mcp",
+  "dependencies": {
+    "@modelcontextprotocol/server": "^2.4.0",
+    "zod": "^3.25.0"
+  }
+}
+`,
+    after: `{
+  "name": "weather-mcp",
+  "dependencies": {
+    "@modelcontextprotocol/server": "^2.4.0",
+    "zod": "^4.2.0"
+  }
+}
+`,
+    project: {
+      'server.ts': `import { McpServer } from '@modelcontextprotocol/server';
+import { z } from 'zod';
+
+export function buildServer(): McpServer {
+  const server = new McpServer({ name: 'weather', version: '1.0.0' });
+  server.registerTool('forecast', { inputSchema: z.object({ city: z.string() }) }, async ({ city }) => ({
+    content: [{ type: 'text', text: \`sunny in \${city}\` }],
+  }));
+  return server;
+}
+`,
+    },
+  },
+  'v2-deferred': {
+    before: `import { McpServer } from '${SDK}/server/mcp.js';
+
+/* mcp-migrate: v2-deferred: on 2025-11-25 (stateless, v1 SDK) because the move to 2026-07-28 did not type-check; \`mcp-migrate apply --dry-run\` lists the errors: fix them, then run apply again */
+export const buildServer = () => new McpServer({ name: 'ledger', version: '1.0.0' });
+`,
+    after: `import { McpServer } from '@modelcontextprotocol/server';
+
+export const buildServer = () => new McpServer({ name: 'ledger', version: '1.0.0' });
+`,
+  },
+  'zod-4': {
+    before: `import { z } from 'zod';
+import { zodToJsonSchema } from 'zod-to-json-schema';
+
+/* mcp-migrate: zod-4: zodToJsonSchema does not read zod 4 schemas (zod 4 is what the v2 SDK needs): convert with z.toJSONSchema(schema, { io: "input" }) and carry these options over by hand */
+export const nodeSchema = zodToJsonSchema(z.object({ id: z.string() }), 'Node');
+`,
+    after: `import { z } from 'zod';
+
+export const nodeSchema = z.toJSONSchema(z.object({ id: z.string() }), { io: 'input' });
 `,
   },
 };

@@ -1,7 +1,9 @@
 import { Node, type ObjectLiteralExpression } from 'ts-morph';
-import type { Rule } from './rule';
+import type { ReportOptions, Rule } from './rule';
 import { ANNOTATION_KEYS, type ToolRegistration } from '../analysis/tools';
 import { inferToolEffects } from '../analysis/tool-effects';
+import { staticString } from '../analysis/routes';
+import { registerToolMissing } from '../analysis/sdk-version';
 
 export const idempotencyHint: Rule = {
   meta: {
@@ -12,9 +14,14 @@ export const idempotencyHint: Rule = {
     doc:
       'Without sessions or `Last-Event-ID`, a dropped connection loses the in-flight request and the client re-issues it with ' +
       'a new id, so a tool handler may run twice. `readOnlyHint` (no side effects) and `idempotentHint` (repeating has no ' +
-      'further effect) tell clients which tools are safe to retry; both default to false. Tools should carry honest hints. ' +
-      '`apply` adds the hints it can infer from the handler (reads only, set-by-key writes, appends, deletes); a handler with ' +
-      'an effect it cannot classify, or annotations kept outside the registration, is left for review.',
+      'further effect) tell clients which tools are safe to retry; both default to false. Tools should carry honest hints: a ' +
+      'client may auto-approve a read-only tool. `apply` adds the hints it can infer from the handler, following values ' +
+      'fetched out of module and closure state (`map.get(k)`, `arr.find(…)`, `obj[k]`, destructuring) and through local ' +
+      'functions: reads only; set-by-key writes and guarded inserts (idempotent); appends, increments and other writes that ' +
+      'build on the previous value (not idempotent); overwrites and deletes (destructive). A handler that hands state to code ' +
+      'it cannot read, or calls a method by a computed name, gets no hint and the finding stays for review. `.tool()` ' +
+      'registrations are moved to `registerTool(name, { description, inputSchema, annotations }, cb)` (SDK 1.12+): the ' +
+      'official v1→v2 codemod reads a positional annotations argument as an input schema.',
     hint: 'Add `annotations: { readOnlyHint, idempotentHint }` that describe what the handler really does.',
     sources: ['spec 2026-07-28 schema.ts ToolAnnotations', 'spec 2026-07-28 changelog.mdx § Major changes 9'],
   },
@@ -22,44 +29,130 @@ export const idempotencyHint: Rule = {
     for (const tool of facts.tools) {
       const hints = toolHints(tool);
       // `undefined`: the annotations come from somewhere we cannot read (a call, an unresolved import): stay silent.
-      if (!hints || hints.has('readOnlyHint') || hints.has('idempotentHint')) continue;
+      if (!hints) continue;
       const site =
         tool.form === 'list-literal'
           ? tool.node
           : Node.isCallExpression(tool.node)
             ? (tool.node.getArguments()[0] ?? tool.node)
             : tool.node;
-      const inference = tool.handler ? inferToolEffects(tool.handler) : undefined;
-      const evidence = inference?.evidence ?? 'retry-unsafe: review: the handler is not visible at this tool literal';
-      const message = `Tool \`${tool.name}\` has no readOnlyHint/idempotentHint: clients cannot tell whether re-issuing a dropped call is safe (${evidence}).`;
-      if (inference?.hints && hintsCanBeWrittenInline(tool)) report(site, message, { fix: 'auto', data: { hints: inference.hints } });
-      else report(site, message, { fix: 'manual' });
+      const conversion = tool.form === 'tool' ? registerToolConversion(tool) : undefined;
+      const finding =
+        hints.has('readOnlyHint') || hints.has('idempotentHint') ? positionalFinding(tool, conversion) : hintFinding(tool, conversion);
+      if (finding) report(site, finding.message, finding.options);
     }
   },
 };
 
+/** How a `.tool()` call becomes `registerTool(…)`, and why the project's SDK may not have that (data for the transform). */
+interface Conversion {
+  registerTool: RegisterToolLayout;
+  registerToolMissing?: string;
+}
+
+function registerToolConversion(tool: ToolRegistration): Conversion | undefined {
+  const layout = registerToolLayout(tool);
+  if (!layout) return undefined;
+  const missing = registerToolMissing(tool.node.getSourceFile().getFilePath());
+  return { registerTool: layout, ...(missing && { registerToolMissing: missing }) };
+}
+
+function sdkNote(conversion: Conversion | undefined): string {
+  return conversion?.registerToolMissing ? ` On --target 2025-11-25 apply leaves it: ${conversion.registerToolMissing}.` : '';
+}
+
+/** Hints the author wrote, but in the positional `.tool()` slot the official codemod reads as an input schema. */
+function positionalFinding(tool: ToolRegistration, conversion: Conversion | undefined) {
+  const positional = tool.form === 'tool' ? toolAnnotationsArgument(tool) : undefined;
+  if (!positional || positional === 'unknown') return undefined;
+  const message =
+    `Tool \`${tool.name}\` keeps its annotations in a positional \`.tool()\` argument: the official v1→v2 codemod ` +
+    `turns \`(name, [description], annotations, cb)\` into an input schema and \`tools/list\` then fails; \`apply\` moves ` +
+    `them into \`registerTool\`'s \`annotations\`.${sdkNote(conversion)}`;
+  const options: ReportOptions = conversion ? { fix: 'auto', data: { ...conversion } } : { fix: 'manual', hint: POSITIONAL_HINT };
+  return { message, options };
+}
+
+/** No hint yet: the inferred ones, or none and why (annotations without hints in the positional slot still move). */
+function hintFinding(tool: ToolRegistration, conversion: Conversion | undefined) {
+  const inference = tool.handler ? inferToolEffects(tool.handler) : undefined;
+  const evidence = inference?.evidence ?? 'retry-unsafe: review: the handler is not visible at this tool literal';
+  const message = `Tool \`${tool.name}\` has no readOnlyHint/idempotentHint: clients cannot tell whether re-issuing a dropped call is safe (${evidence}).`;
+  const writable = conversion ? toolAnnotationsAreLiteral(tool) : tool.form !== 'tool' && hintsCanBeWrittenInline(tool);
+  const hints = writable ? inference?.hints : undefined;
+  const moves = !!hints || (!!conversion && toolAnnotationsArgument(tool) !== undefined);
+  const unsure = inference && !inference.hints ? { unsure: inference.unsure } : undefined;
+  const data = { ...(hints && { hints }), ...(moves && conversion), ...unsure };
+  const options: ReportOptions = {
+    fix: moves ? 'auto' : 'manual',
+    ...(unsure && { hint: UNSURE_HINT }),
+    ...(Object.keys(data).length > 0 && { data }),
+  };
+  return { message: moves ? `${message}${sdkNote(conversion)}` : message, options };
+}
+
+const UNSURE_HINT =
+  'The analysis cannot tell what this handler changes (see the reasons above), so it adds no hint: add ' +
+  '`annotations: { readOnlyHint, idempotentHint, destructiveHint }` that describe it.';
+const POSITIONAL_HINT = 'Register the tool with `registerTool(name, { description, inputSchema, annotations }, cb)`.';
+
 /**
- * The idempotency-hints transform edits literals only: the config object, its `annotations` literal, or a new
- * `{ … }` argument before a `.tool()` callback. Annotations kept in a constant, a config held in a variable, or a
- * `.tool()` argument that looks like annotations but is not the one before the callback make the fix manual.
+ * Where each argument of a `server.tool(name, [description], [schema], [annotations], cb)` call goes in
+ * `registerTool(name, { description, inputSchema, annotations }, cb)`, by argument index; undefined when an argument
+ * cannot be told apart (a constant that may be a schema or annotations, a description that is not a string).
+ */
+export interface RegisterToolLayout {
+  description?: number;
+  inputSchema?: number;
+  annotations?: number;
+}
+
+function registerToolLayout(tool: ToolRegistration): RegisterToolLayout | undefined {
+  if (!Node.isCallExpression(tool.node) || tool.callbackIndex === undefined) return undefined;
+  const annotations = toolAnnotationsArgument(tool);
+  if (annotations === 'unknown') return undefined;
+  const args = tool.node.getArguments();
+  const layout: RegisterToolLayout = {};
+  for (let index = 1; index < tool.callbackIndex; index++) {
+    const arg = args[index];
+    const value = unwrap(arg);
+    if (annotations && arg === annotations.node) layout.annotations = index;
+    else if (index === 1 && value && isStringValued(value)) layout.description = index;
+    else if (layout.inputSchema === undefined && value && isSchemaValued(value)) layout.inputSchema = index;
+    else return undefined;
+  }
+  return layout;
+}
+
+function isStringValued(node: Node): boolean {
+  return (
+    Node.isStringLiteral(node) ||
+    Node.isNoSubstitutionTemplateLiteral(node) ||
+    Node.isTemplateExpression(node) ||
+    staticString(node) !== undefined ||
+    node.getType().isString() ||
+    node.getType().isStringLiteral()
+  );
+}
+
+/** A zod raw shape: an object literal (or a constant holding one) that is not annotations, or `schema.shape`. */
+function isSchemaValued(node: Node): boolean {
+  const object = resolveObject(node, 0);
+  if (object) return !isAnnotationsObject(object);
+  return Node.isPropertyAccessExpression(node) && node.getName() === 'shape';
+}
+
+/** `.tool()` annotations the transform can add hints to: none yet, or an object literal written in the call. */
+function toolAnnotationsAreLiteral(tool: ToolRegistration): boolean {
+  const annotations = toolAnnotationsArgument(tool);
+  return annotations !== 'unknown' && (!annotations || Node.isObjectLiteralExpression(unwrap(annotations.node)));
+}
+
+/**
+ * The idempotency-hints transform edits literals only: the config object or its `annotations` literal. Annotations
+ * kept in a constant or a config held in a variable make the fix manual.
  */
 function hintsCanBeWrittenInline(tool: ToolRegistration): boolean {
-  if (tool.form === 'tool') {
-    if (!Node.isCallExpression(tool.node)) return false;
-    const annotations = toolAnnotationsArgument(tool);
-    if (annotations === 'unknown') return false;
-    if (annotations && !Node.isObjectLiteralExpression(unwrap(annotations.node))) return false;
-    const middle = tool.node.getArguments().slice(1, tool.callbackIndex);
-    return middle.every((arg) => {
-      if (arg === annotations?.node) return true;
-      const value = unwrap(arg);
-      if (Node.isStringLiteral(value) || Node.isNoSubstitutionTemplateLiteral(value) || Node.isTemplateExpression(value)) return true;
-      // A schema literal, even one with only annotation-named keys (`{ title: z.string() }`): the transform tells
-      // them apart by their values (validators, not literals) and adds the annotations after it.
-      if (Node.isObjectLiteralExpression(value)) return true;
-      return !!annotations; // a schema constant is fine once the annotations are identified
-    });
-  }
   const config =
     tool.form === 'list-literal'
       ? tool.node

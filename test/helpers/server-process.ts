@@ -32,6 +32,8 @@ export interface FixtureManifest {
   headers?: Record<string, string>;
   /** A tool to list and call, and text its result must contain. */
   tool?: { name: string; arguments: Record<string, unknown>; expectText: string };
+  /** Annotations `tools/list` must show after `apply`, by tool name. */
+  annotations?: Record<string, Record<string, unknown>>;
   /** Rule ids the detector should report on the unmigrated code (a set; order is irrelevant). */
   expectedRules: string[];
   /** false where a rewrite is not possible or not meaningful; `notes` says why. */
@@ -41,6 +43,15 @@ export interface FixtureManifest {
   stdio?: boolean;
   /** A non-MCP smoke check for HTTP fixtures without an MCP endpoint: GET path, status, content type, body prefix. */
   probe?: { path: string; expectStatus: number; expectContentType?: string; expectBody?: string };
+  /** What the migrated server serves beyond mcpPath (the end-to-end suites check it). */
+  migrated?: MigratedExpectations;
+}
+
+export interface MigratedExpectations {
+  /** Further MCP endpoints (a second endpoint in the same app): each gets the same client and wire checks as mcpPath. */
+  endpoints?: string[];
+  /** Old HTTP+SSE paths that must answer 410 with a message naming the new endpoint (`POST /admin/mcp`). */
+  gone?: Array<{ method: 'GET' | 'POST'; path: string; names: string }>;
 }
 
 export interface PreparedFixture {

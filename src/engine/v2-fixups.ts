@@ -1,0 +1,133 @@
+// After the official v1→v2 codemod (2026-07-28 target): the manifest ranges the v2 packages need (zod ^3 → ^4.2.0,
+// read from the packages themselves), then the fix-ups in transforms/v2 for what the codemod leaves broken. migrate.ts
+// calls this once per migration; the type-check gate then checks the result against the raised packages.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import semver from 'semver';
+import type { ManualItem } from '../model';
+import { fixups, type FixupModule } from '../../transforms/v2';
+import { satisfyRequirements, type PackageJson, type Raise } from './v2-dependencies';
+import { discover } from './discover';
+import { DEFAULT_MAX_FILE_BYTES, isReadProblem, readSource } from './read-source';
+import type { LoadedSource, Scan, ScanOptions } from './scan';
+import type { Migration } from './migrate';
+import type { Environment } from './typecheck';
+import { V2_VERSIONS } from './sdk-v2-surface';
+
+export interface DependencyStep {
+  manifests: Map<string, string>;
+  /** Ranges raised, by manifest path relative to the root. */
+  raised: Map<string, Raise[]>;
+  notes: ManualItem[];
+}
+
+/** Every migrated manifest's ranges raised into what its v2 packages require (its layout kept). */
+export function satisfyV2Dependencies(manifests: Map<string, string>, root: string): DependencyStep {
+  const result: DependencyStep = { manifests: new Map(manifests), raised: new Map(), notes: [] };
+  for (const [rel, text] of manifests) {
+    const { text: edited, raised } = satisfyRequirements(text, path.join(root, path.posix.dirname(rel)));
+    if (raised.length === 0) continue;
+    result.manifests.set(rel, edited);
+    result.raised.set(rel, raised);
+    result.notes.push(
+      ...raised.map((r) => ({
+        file: rel,
+        line: 1,
+        ruleId: 'sdk-v2-surface',
+        message: `${r.name} ${r.declared} → ${r.to}: ${r.requirement.by} requires ${r.name} ${r.requirement.range} (${r.requirement.kind}).`,
+      })),
+    );
+  }
+  return result;
+}
+
+/** The codemod's own warning about a zod range, once the range was raised past it. */
+export function settledByRaise(note: ManualItem, raised: Map<string, Raise[]>): boolean {
+  return /^zod range '/.test(note.message) && !!raised.get(note.file)?.some((r) => r.name === 'zod');
+}
+
+/**
+ * What the migrated code compiles against once its manifests are installed: the packages whose range was raised
+ * (resolved anew) and those no migrated manifest lists any more (the v1 SDK).
+ */
+export function installedEnvironment(before: ReadonlyMap<string, string> = new Map(), migration: Migration): Environment {
+  const after = declaredPackages(migration.manifests.values());
+  return {
+    raised: migration.raised,
+    removed: new Set([...declaredPackages(before.values())].filter((name) => !after.has(name))),
+  };
+}
+
+function declaredPackages(texts: Iterable<string>): Set<string> {
+  const names = new Set<string>();
+  for (const text of texts) {
+    try {
+      const json = JSON.parse(text) as PackageJson & { peerDependencies?: Record<string, string> };
+      for (const deps of [json.dependencies, json.devDependencies, json.peerDependencies, json.optionalDependencies])
+        for (const name of Object.keys(deps ?? {})) names.add(name);
+    } catch {
+      // not JSON: declares nothing we can read
+    }
+  }
+  return names;
+}
+
+/** The fix-ups for a file: the v2 ones, and the zod 4 ones when its package's zod moved from 3 to 4. */
+export function fixupsFor(relPath: string, raised: Map<string, Raise[]>): FixupModule[] {
+  const owner = [...raised.keys()]
+    .map((manifest) => path.posix.dirname(manifest))
+    .filter((dir) => dir === '.' || relPath.startsWith(`${dir}/`))
+    .sort((a, b) => b.length - a.length)[0];
+  const zod =
+    owner === undefined ? undefined : raised.get(owner === '.' ? 'package.json' : `${owner}/package.json`)?.find((r) => r.name === 'zod');
+  return fixups.filter((fixup) => fixup.when === 'v2' || (fixup.when === 'zod-4' && !!zod && crossesZod4(zod.declared, zod.to)));
+}
+
+function crossesZod4(from: string, to: string): boolean {
+  return (semver.minVersion(from)?.major ?? 0) < 4 && (semver.minVersion(to)?.major ?? 0) >= 4;
+}
+
+const IMPORTS_ZOD = /(?:from\s*|require\(\s*|import\(\s*)['"]zod(?:\/[^'"]*)?['"]/;
+
+/**
+ * The files the zod fix-ups must also see beyond the scanned MCP code: when the v2 move takes a manifest's zod from 3
+ * to 4, every source file of its package that imports zod (schemas often live in files with nothing MCP in them).
+ */
+export function zodCompanions(options: ScanOptions, scanned: Scan, manifests: Map<string, string>): LoadedSource[] {
+  const moving = [...manifests]
+    .filter(([, absPath]) => zodMoves(absPath))
+    .map(([rel]) => path.posix.dirname(rel))
+    .map((dir) => (dir === '.' ? '' : `${dir}/`));
+  if (moving.length === 0) return [];
+  const known = new Set(scanned.sources.map((s) => s.relPath));
+  const discovery = discover({
+    paths: options.paths.length > 0 ? options.paths : ['.'],
+    cwd: options.cwd,
+    gitignore: options.gitignore ?? true,
+    include: options.include ?? [],
+    exclude: options.exclude ?? [],
+  });
+  const companions: LoadedSource[] = [];
+  for (const file of discovery.files) {
+    if (known.has(file.relPath) || !moving.some((dir) => file.relPath.startsWith(dir))) continue;
+    const read = readSource(file.absPath, { maxBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES });
+    if (isReadProblem(read) || !IMPORTS_ZOD.test(read.text)) continue;
+    companions.push({ absPath: file.absPath, relPath: file.relPath, text: read.text, source: read });
+  }
+  return companions;
+}
+
+/** This v1 manifest's zod moves from 3 to 4 once the v2 server replaces its SDK. */
+function zodMoves(manifestPath: string): boolean {
+  let manifest: PackageJson;
+  try {
+    manifest = JSON.parse(fs.readFileSync(manifestPath, 'utf8')) as PackageJson;
+  } catch {
+    return false;
+  }
+  if (!manifest.dependencies?.['@modelcontextprotocol/sdk'] && !manifest.devDependencies?.['@modelcontextprotocol/sdk']) return false;
+  const server = '@modelcontextprotocol/server';
+  const migrated = { ...manifest, dependencies: { ...manifest.dependencies, [server]: V2_VERSIONS[server] } };
+  const zod = satisfyRequirements(JSON.stringify(migrated), path.dirname(manifestPath)).raised.find((r) => r.name === 'zod');
+  return !!zod && crossesZod4(zod.declared, zod.to);
+}

@@ -1,0 +1,158 @@
+// Degrade, never break: a project whose move to 2026-07-28 would not type-check gets the 2025-11-25 stateless
+// migration (which does), the report lists the errors of the v2 move, a `v2-deferred` marker (a warning) keeps it
+// visible to `check`, a second apply changes nothing, and once the code is fixed apply moves it to 2026-07-28. A
+// workspace under .tmp/ resolves the v1 SDK, the v2 packages, express and zod 4 from the repository's node_modules.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { afterAll, describe, expect, it } from 'vitest';
+import { apply } from '../src/engine/apply';
+import { check } from '../src/engine/check';
+import { REPO_ROOT, scratchDir } from './helpers/server-process';
+
+const made: string[] = [];
+afterAll(() => {
+  for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const MANIFEST = JSON.stringify(
+  { name: 'ledger', type: 'module', dependencies: { '@modelcontextprotocol/sdk': '^1.32.2', express: '^5', zod: '^4.2.0' } },
+  null,
+  2,
+);
+
+function project(files: Record<string, string>): string {
+  const dir = scratchDir('v2-fallback');
+  made.push(dir);
+  const all = {
+    'tsconfig.json': JSON.stringify({
+      compilerOptions: {
+        target: 'ES2022',
+        module: 'nodenext',
+        moduleResolution: 'nodenext',
+        strict: true,
+        skipLibCheck: true,
+        noEmit: true,
+      },
+      include: ['src'],
+    }),
+    'package.json': `${MANIFEST}\n`,
+    ...files,
+  };
+  for (const [file, text] of Object.entries(all)) {
+    fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    fs.writeFileSync(path.join(dir, file), text);
+  }
+  return dir;
+}
+
+function tsc(dir: string): string {
+  try {
+    execFileSync(path.join(REPO_ROOT, 'node_modules', '.bin', 'tsc'), ['-p', path.join(dir, 'tsconfig.json')], { encoding: 'utf8' });
+    return '';
+  } catch (error) {
+    return String((error as { stdout?: string }).stdout ?? error);
+  }
+}
+
+// A sessionful Streamable HTTP server: both targets migrate it.
+const SERVER = `import express from 'express';
+import { randomUUID } from 'node:crypto';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { registerLedgerTools } from './tools.js';
+
+function buildServer(): McpServer {
+  const server = new McpServer({ name: 'ledger', version: '1.0.0' });
+  registerLedgerTools(server);
+  return server;
+}
+
+const app = express();
+app.use(express.json());
+const transports = new Map<string, StreamableHTTPServerTransport>();
+
+app.post('/mcp', async (req, res) => {
+  const id = req.headers['mcp-session-id'] as string | undefined;
+  let transport = id ? transports.get(id) : undefined;
+  if (!transport) {
+    transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (sid) => { transports.set(sid, transport!); } });
+    await buildServer().connect(transport);
+  }
+  await transport.handleRequest(req, res, req.body);
+});
+
+app.listen(3000, '127.0.0.1');
+`;
+
+// Job state kept in the SDK's experimental task store, which v2 removed with no equivalent: the v2 move leaves an
+// import of the v1 SDK, which the migrated manifest no longer lists (TS2307).
+const TOOLS = `import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { InMemoryTaskStore } from '@modelcontextprotocol/sdk/experimental/tasks/stores/in-memory.js';
+import { z } from 'zod';
+
+const jobs = new InMemoryTaskStore();
+
+export function registerLedgerTools(server: McpServer): void {
+  server.registerTool('job_status', { inputSchema: { id: z.string() } }, async ({ id }) => {
+    const job = await jobs.getTask(id);
+    return { content: [{ type: 'text', text: job?.status ?? 'unknown' }] };
+  });
+}
+`;
+
+const TOOLS_FIXED = TOOLS.replace(
+  "import { InMemoryTaskStore } from '@modelcontextprotocol/sdk/experimental/tasks/stores/in-memory.js';\n",
+  '',
+)
+  .replace('const jobs = new InMemoryTaskStore();', 'const jobs = new Map<string, { status: string }>();')
+  .replace('await jobs.getTask(id)', 'jobs.get(id)');
+
+describe('apply --target 2026-07-28 when the v2 move does not type-check', () => {
+  it('keeps the project on 2025-11-25 stateless, says why, stays idempotent, and moves it once the code is fixed', async () => {
+    const dir = project({ 'src/server.ts': SERVER, 'src/tools.ts': TOOLS });
+    expect(tsc(dir), 'the project compiles before').toBe('');
+
+    const result = apply({ paths: [dir], cwd: dir, allowDirty: true, target: '2026-07-28' });
+    expect(result.deferred?.target).toBe('2025-11-25');
+    const toolsError = result.deferred!.errors.find((e) => e.relPath === 'src/tools.ts');
+    expect(toolsError, JSON.stringify(result.deferred!.errors)).toMatchObject({ code: 2307 });
+    expect(toolsError!.lineText).toContain('@modelcontextprotocol/sdk/experimental/tasks');
+    expect(result.manual).toContainEqual(
+      expect.objectContaining({
+        file: 'src/tools.ts',
+        ruleId: 'v2-deferred',
+        message: expect.stringContaining('The v2 move needs a human'),
+      }),
+    );
+    const server = fs.readFileSync(path.join(dir, 'src/server.ts'), 'utf8');
+    expect(server).toContain('sessionIdGenerator: undefined');
+    expect(server).toContain("from '@modelcontextprotocol/sdk/server/streamableHttp.js'");
+    expect(server).toMatch(/^\s*\/\* mcp-migrate: v2-deferred: on 2025-11-25 .*\*\/\n\s*app\.post\('\/mcp'/m);
+    expect(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'), 'package.json stays on the v1 SDK').toBe(`${MANIFEST}\n`);
+    expect(fs.readFileSync(path.join(dir, 'src/tools.ts'), 'utf8'), 'the tools stay on the v1 SDK').toContain(
+      "import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';",
+    );
+    expect(tsc(dir), 'the 2025-11-25 result compiles').toBe('');
+
+    const checked = await check({ paths: [dir], cwd: dir });
+    expect(checked.findings.filter((f) => f.severity === 'error')).toEqual([]);
+    expect(checked.findings.filter((f) => f.ruleId === 'v2-deferred').map((f) => f.severity)).toEqual(['warning']);
+
+    const again = apply({ paths: [dir], cwd: dir, allowDirty: true, target: '2026-07-28' });
+    expect(again.changes).toEqual([]);
+    expect(again.deferred?.target).toBe('2025-11-25');
+
+    fs.writeFileSync(path.join(dir, 'src/tools.ts'), TOOLS_FIXED);
+    const moved = apply({ paths: [dir], cwd: dir, allowDirty: true, target: '2026-07-28' });
+    expect(moved.deferred).toBeUndefined();
+    const v2 = fs.readFileSync(path.join(dir, 'src/server.ts'), 'utf8');
+    expect(v2).toContain('createMcpHandler(');
+    expect(v2).not.toContain('v2-deferred');
+    expect(JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')).dependencies['@modelcontextprotocol/server']).toMatch(
+      /^\^2\./,
+    );
+    expect(tsc(dir), 'the v2 result compiles').toBe('');
+    expect((await check({ paths: [dir], cwd: dir })).findings.filter((f) => f.ruleId === 'v2-deferred')).toEqual([]);
+  }, 300_000);
+});

@@ -1,0 +1,27 @@
+// The v2 fix-ups, in the order they run: after the official v1→v2 codemod, on the 2026-07-28 target. Each removes one
+// type error (or silent breakage) the codemod leaves; `zod-4` ones run only in packages whose zod the migration moved
+// from 3 to 4. Each is a jscodeshift transform (it also runs under `jscodeshift -t`), with fixtures in fixtures/<id>/.
+import type { API, FileInfo } from 'jscodeshift';
+import type { TransformOptions } from '../lib/context';
+import zodRecordKey, * as zodRecordKeyMeta from './zod-record-key';
+import zodToJsonSchema, * as zodToJsonSchemaMeta from './zod-to-json-schema';
+import legacyTransportTypes, * as legacyTransportTypesMeta from './legacy-transport-types';
+import taskStoreOption, * as taskStoreOptionMeta from './task-store-option';
+import toolListType, * as toolListTypeMeta from './tool-list-type';
+
+export interface FixupModule {
+  id: string;
+  /** `v2`: every file the v2 move touched; `zod-4`: files of a package whose zod moved from 3 to 4. */
+  when: 'v2' | 'zod-4';
+  /** A cheap text test: the transform can only change a file where it holds. */
+  mayApply(text: string): boolean;
+  run(file: FileInfo, api: API, options: TransformOptions): string | undefined | null;
+}
+
+export const fixups: readonly FixupModule[] = [
+  { id: legacyTransportTypesMeta.id, when: 'v2', mayApply: legacyTransportTypesMeta.mayApply, run: legacyTransportTypes },
+  { id: taskStoreOptionMeta.id, when: 'v2', mayApply: taskStoreOptionMeta.mayApply, run: taskStoreOption },
+  { id: toolListTypeMeta.id, when: 'v2', mayApply: toolListTypeMeta.mayApply, run: toolListType },
+  { id: zodRecordKeyMeta.id, when: 'zod-4', mayApply: zodRecordKeyMeta.mayApply, run: zodRecordKey },
+  { id: zodToJsonSchemaMeta.id, when: 'zod-4', mayApply: zodToJsonSchemaMeta.mayApply, run: zodToJsonSchema },
+];
