@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { apply } from '../src/engine/apply';
 import { check } from '../src/engine/check';
+import { TypeCheckGate } from '../src/engine/typecheck';
 import { REPO_ROOT, scratchDir } from './helpers/server-process';
 
 const made: string[] = [];
@@ -122,5 +123,31 @@ describe('type-check gate', () => {
     // The gate stays red on the endpoint that was left for a human.
     const after = await check({ paths: [dir], cwd: dir });
     expect(after.findings.some((f) => f.file === 'src/narrow.ts' && f.data?.marker)).toBe(true);
+  });
+});
+
+describe('TypeCheckGate', () => {
+  it('checks like tsconfig projects in one program and still tells their errors apart', () => {
+    const root = scratchDir('gate');
+    made.push(root);
+    const config = JSON.stringify({ compilerOptions: { strict: true, module: 'nodenext', noEmit: true, outDir: 'out' }, include: ['src'] });
+    const changes = ['a', 'b'].map((name) => {
+      const absPath = path.join(root, name, 'src', 'index.ts');
+      fs.mkdirSync(path.dirname(absPath), { recursive: true });
+      fs.writeFileSync(path.join(root, name, 'tsconfig.json'), config);
+      // A script, not a module: in one shared program its globals would collide, before and after alike.
+      const before = `const count: number = 1;\nconsole.log(count);\n`;
+      fs.writeFileSync(absPath, before);
+      return {
+        absPath,
+        relPath: `${name}/src/index.ts`,
+        before,
+        after: name === 'a' ? `const count: number = 'one';\nconsole.log(count);\n` : before,
+      };
+    });
+    const result = new TypeCheckGate(root).check(changes);
+    expect(result.unchecked).toEqual([]);
+    expect(result.checked).toBe(2);
+    expect(result.introduced.map((e) => [e.relPath, e.code])).toEqual([['a/src/index.ts', 2322]]);
   });
 });

@@ -72,16 +72,20 @@ export class TypeCheckGate {
       if (reason) unchecked.push({ file: change.relPath, reason });
       else byConfig.set(config!, [...(byConfig.get(config!) ?? []), change]);
     }
+    // Configs that share a project are checked in one program.
+    const byProject = new Map<string, { config: string; files: string[]; texts: Map<string, string> }>();
+    for (const [config, group] of byConfig) {
+      const key = this.projectKey(config);
+      const shared = byProject.get(key) ?? { config, files: [], texts: new Map<string, string>() };
+      shared.files.push(...this.checkedFiles(config, group, environment).filter((file) => !shared.files.includes(file)));
+      for (const change of group) shared.texts.set(path.resolve(change.absPath), change.after);
+      byProject.set(key, shared);
+    }
     const introduced: TypeError[] = [];
     let checked = 0;
-    for (const [config, group] of byConfig) {
-      const files = this.checkedFiles(config, group, environment);
+    for (const { config, files, texts } of byProject.values()) {
       checked += files.length;
-      const after = this.diagnostics(
-        this.project(config, environment),
-        files,
-        new Map(group.map((c) => [path.resolve(c.absPath), c.after])),
-      );
+      const after = this.diagnostics(this.project(config, environment), files, texts);
       const failing = [...new Set(after.map((e) => e.absPath))];
       const missing = failing.filter((file) => !this.before.has(file));
       if (missing.length > 0) {
@@ -107,9 +111,18 @@ export class TypeCheckGate {
     return { path: config, parsed: this.configs.get(config) };
   }
 
+  /**
+   * Configs whose compiler options agree (output locations aside) and that resolve packages from the same
+   * node_modules share one project: a monorepo of like packages, or a folder of copies, loads its declaration files once.
+   */
+  private projectKey(config: string): string {
+    const { outDir, rootDir, declarationDir, tsBuildInfoFile, configFilePath, ...options } = this.config(config).parsed?.options ?? {};
+    return JSON.stringify([options, packagesDirectory(config)]);
+  }
+
   /** The config's project in one environment (one project per environment). */
   private project(config: string, environment: Environment): Project {
-    const key = [config, ...[...environment.raised].sort(), '', ...[...environment.removed].sort()].join('\u0000');
+    const key = [this.projectKey(config), ...[...environment.raised].sort(), '', ...[...environment.removed].sort()].join('\u0000');
     let project = this.projects.get(key);
     if (!project) {
       project = new Project({
@@ -257,6 +270,14 @@ function dependenciesInstalled(config: string): boolean {
     );
     if (installed) return true;
     if (path.dirname(dir) === dir) return false;
+  }
+}
+
+/** The nearest directory above the config that holds a node_modules folder (where its packages resolve from). */
+function packagesDirectory(config: string): string | undefined {
+  for (let dir = path.dirname(config); ; dir = path.dirname(dir)) {
+    if (fs.existsSync(path.join(dir, 'node_modules'))) return dir;
+    if (path.dirname(dir) === dir) return undefined;
   }
 }
 
