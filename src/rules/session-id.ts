@@ -39,6 +39,7 @@ export const sessionId: Rule = {
       }
     }
     for (const literal of stringLiterals(sourceFile, /^mcp-session-id$/i)) {
+      if (inCorsHeaderList(literal)) continue;
       report(literal, 'Protocol session: the `Mcp-Session-Id` header is read or written here.');
     }
     for (const call of nodesOfKind(sourceFile, SyntaxKind.CallExpression)) {
@@ -73,3 +74,10 @@ export const sessionId: Rule = {
     }
   },
 };
+
+/** `allowedHeaders: ['Content-Type', 'Mcp-Session-Id']`: naming the header in CORS options neither reads nor writes it. */
+function inCorsHeaderList(literal: Node): boolean {
+  const list = literal.getParent();
+  const property = list && Node.isArrayLiteralExpression(list) ? list.getParent() : list;
+  return !!property && Node.isPropertyAssignment(property) && /^(?:allow(?:ed)?|exposed?)Headers$/i.test(property.getName());
+}
