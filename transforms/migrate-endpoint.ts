@@ -139,7 +139,8 @@ function migrate(edit: FileEdit, plan: EndpointPlan): boolean {
   for (const region of regions) {
     if (!v2 && plan.stateless) changed = guardOnly(edit, plan, region) || changed;
     else if (region.endpoint) changed = rewriteEndpoint(edit, plan, region) || changed;
-    else if (region.role === 'streamable') changed = answerWith(edit, region, METHOD_NOT_ALLOWED) || changed;
+    else if (region.role === 'streamable' || sharesPath(region, endpointRegion))
+      changed = answerWith(edit, region, METHOD_NOT_ALLOWED) || changed;
     else changed = answerWith(edit, region, goneAnswer(endpoint.display)) || changed;
   }
   if (!endpointRegion) {
@@ -147,6 +148,12 @@ function migrate(edit: FileEdit, plan: EndpointPlan): boolean {
     if (stream) changed = addEndpointBeside(edit, plan, stream, endpoint) || changed;
   }
   return changed;
+}
+
+/** Another method on the endpoint's own route path (GET `/mcp` beside POST `/mcp`): it answers 405, not 410. */
+function sharesPath(region: Region, endpoint: Region | undefined): boolean {
+  const receiver = (r: Region) => r.arrivals.map((a) => (a.kind === 'route' ? a.receiver : '')).join();
+  return !!endpoint && !!region.path && region.path === endpoint.path && receiver(region) === receiver(endpoint);
 }
 
 /** The endpoint's path as code and for messages: the plan's, or `--endpoint` (with the stream's mount prefix). */
@@ -172,10 +179,26 @@ function siteOf(edit: FileEdit, region: Region): RegionSite {
   const fnPath = functionAt(edit.context, region.fn);
   if (!fnPath) throw new Error(`the handler at ${region.fn.file}:${region.fn.line} was not found`);
   const fn = fnPath.node as unknown as AnyNode;
+  if (region.kind === 'function' && (fn.body as AnyNode).type !== 'BlockStatement') giveBlockBody(edit, fnPath, fn);
   const block = region.kind === 'branch' ? nodeAt(edit.context, region.block, ['BlockStatement']) : (fn.body as AnyNode);
   if (!block || block.type !== 'BlockStatement') throw new Error(`the handler at ${region.fn.file}:${region.fn.line} has no block body`);
   edit.blocks.add((fn.body as AnyNode).body as AnyNode[]);
   return { fnPath, fn, statements: block.body as AnyNode[], from: region.from ?? 0 };
+}
+
+/**
+ * `(req, res) => relay('/mcp', req, res)` gets an empty block body to be rewritten into. What the expression called
+ * may now be dead, in the functions around the route as well (helpers declared where the routes are registered).
+ */
+function giveBlockBody(edit: FileEdit, fnPath: ASTPath, fn: AnyNode): void {
+  for (const name of referencedNames(edit.context.j, fn.body)) edit.dead.add(name);
+  fn.body = edit.context.j.blockStatement([]) as unknown as AnyNode;
+  fn.expression = false;
+  for (let path = fnPath.parent as ASTPath | null; path; path = path.parent as ASTPath | null) {
+    const node = path.node as unknown as AnyNode;
+    if (/Function/.test(node.type as string) && (node.body as AnyNode)?.type === 'BlockStatement')
+      edit.blocks.add((node.body as AnyNode).body as AnyNode[]);
+  }
 }
 
 /** Replace the region's statements (from the path guard on) with `code`. */

@@ -1,14 +1,31 @@
 // Builds the endpoint plans of a project, once per analysis: transport sites → request regions → endpoints (regions
 // linked by a shared session store, one receiver and path, or one request listener) → one plan each, with a verdict.
-import { Node, SyntaxKind, type Project, type SourceFile } from 'ts-morph';
+import { Node, SyntaxKind, ts, type Project, type SourceFile } from 'ts-morph';
 import { FileFacts } from '../file-facts';
 import { likelyString, resolveHandler, staticString } from '../routes';
 import { nodesOfKind } from '../node-index';
 import { servesMcp } from '../serves-mcp';
 import { bindSites, LOOPBACK } from '../binds';
 import { adapterFor } from '../../frameworks';
-import { joinPath, type Arrival, type EndpointPlan, type Methods, type Region, type RegionRole, type Span } from './model';
-import { declarationOf, parameterNames, regionAround, requestFunctionOf, type ArrivalNode, type RegionNode } from './regions';
+import {
+  joinPath,
+  type Arrival,
+  type EndpointPlan,
+  type Methods,
+  type Region,
+  type RegionRole,
+  type ServerSource,
+  type Span,
+} from './model';
+import {
+  declarationOf,
+  parameterNames,
+  regionAround,
+  requestFunctionOf,
+  thinWrapperCallers,
+  type ArrivalNode,
+  type RegionNode,
+} from './regions';
 import { SessionMachinery, sessionSiteNodes, sessionStateCalls, transportSites, type TransportSite } from './sites';
 import { regionStatements, serverSourceOf } from './server-source';
 import { isTestFile } from './classify';
@@ -16,10 +33,24 @@ import { readsOrigin } from '../origin';
 import { contains, spanOf, type RelPathOf } from './spans';
 
 interface DraftRegion {
+  /** Where the region is rewritten. */
   node: RegionNode;
   roles: Set<TransportSite['kind']>;
   sites: TransportSite[];
   facts: FileFacts;
+  /** For a route that only calls a shared helper: the helper, whose body holds the transport code. */
+  helper?: RegionNode;
+}
+
+/** The code that handles the request: the region's own, or that of the helper its route calls. */
+function handling(draft: DraftRegion): RegionNode {
+  return draft.helper ?? draft.node;
+}
+
+/** A helper several thin route wrappers call becomes one region per wrapper, analysed through the helper. */
+function liftedToWrappers(draft: DraftRegion): DraftRegion[] {
+  const callers = thinWrapperCallers(draft.node);
+  return callers ? callers.map((caller) => ({ ...draft, node: caller, helper: draft.node })) : [draft];
 }
 
 interface Orphan {
@@ -61,7 +92,7 @@ function buildPlans(project: Project, relPath: RelPathOf): EndpointPlan[] {
     }
   }
   const local = bindsLoopbackOnly(files);
-  const plans = groupRegions([...regions.values()]).map((group) => planOf(group, relPath, local));
+  const plans = groupRegions([...regions.values()].flatMap(liftedToWrappers)).map((group) => planOf(group, relPath, local));
   for (const orphan of orphans) plans.push(orphanPlan(orphan, relPath, local));
   return plans.sort((a, b) => a.id.localeCompare(b.id));
 }
@@ -108,9 +139,10 @@ function nodeKey(node: Node): string {
 /** Session stores the region uses: variables outside it that hold transports (maps, objects, arrays). */
 function storeKeys(region: DraftRegion): string[] {
   const keys = new Set<string>();
-  for (const id of region.node.block.getDescendantsOfKind(SyntaxKind.Identifier)) {
+  const handler = handling(region);
+  for (const id of handler.block.getDescendantsOfKind(SyntaxKind.Identifier)) {
     const declaration = id.getSymbol()?.getDeclarations()[0];
-    if (!declaration || contains(region.node.fn, declaration)) continue;
+    if (!declaration || contains(handler.fn, declaration)) continue;
     if (!(Node.isVariableDeclaration(declaration) || Node.isPropertyDeclaration(declaration))) continue;
     if (region.facts.holds(id, 'SSEServerTransport') || region.facts.holds(id, 'StreamableHTTPServerTransport'))
       keys.add(nodeKey(declaration));
@@ -153,11 +185,14 @@ function planOf(group: DraftRegion[], relPath: RelPathOf, local: boolean): Endpo
   const primary =
     ordered.find((r) => r.roles.has('streamable') && receivesPost(r.node.methods) && r.node.methods !== 'any') ??
     ordered.find((r) => r.roles.has('streamable') && receivesPost(r.node.methods)) ??
-    ordered.find((r) => roleOf(r.roles) === 'sse-both');
+    ordered.find((r) => roleOf(r.roles) === 'sse-both') ??
+    ordered.find((r) => roleOf(r.roles) === 'sse-messages' && receivesPost(r.node.methods) && servesStreamPath(r, ordered));
   const stream = ordered.find((r) => r.roles.has('sse-stream'));
-  const source = primary ?? stream ?? ordered[0];
-  const machinery = new SessionMachinery(source.facts, source.node.block);
-  const server = serverSourceOf(source.node, source.facts, machinery, relPath);
+  // The server comes from the code that connects it: the endpoint's own, or the stream's.
+  const source = [primary, stream].find((r) => !!r && (r.roles.has('streamable') || r.roles.has('sse-stream'))) ?? ordered[0];
+  const machinery = new SessionMachinery(source.facts, handling(source).block);
+  const server = serverSourceOf(handling(source), source.facts, machinery, relPath);
+  if (source.helper) server.source = liftedServer(server.source, source.helper, group);
   const regions = ordered.map((r) => regionPlan(r, relPath, r === primary));
   const pathNode = primary?.node.path;
   const prefix = primary ? mountPrefixOf(primary.node) : undefined;
@@ -168,7 +203,7 @@ function planOf(group: DraftRegion[], relPath: RelPathOf, local: boolean): Endpo
       ? { code: '', display: 'every path it listens on' }
       : undefined;
   const constructions = group.flatMap((r) =>
-    r.facts.constructions('StreamableHTTPServerTransport').filter((c) => contains(r.node.block, c)),
+    r.facts.constructions('StreamableHTTPServerTransport').filter((c) => contains(handling(r).block, c)),
   );
   const options = (name: string) =>
     constructions.map((c) => c.getArguments()[0]).map((o) => (o && Node.isObjectLiteralExpression(o) ? o.getProperty(name) : undefined));
@@ -199,14 +234,44 @@ function planOf(group: DraftRegion[], relPath: RelPathOf, local: boolean): Endpo
     },
     stateless,
     sessionSites: group
-      .flatMap((r) => sessionSiteNodes(r.node.block.getSourceFile()).filter((n) => contains(r.node.block, n)))
+      .flatMap((r) => sessionSiteNodes(r.node.block.getSourceFile()).filter((n) => contains(handling(r).block, n)))
       .map((n) => spanOf(n, relPath)),
-    originGuarded: group.every((r) => originGuarded(r.node)),
+    originGuarded: group.every((r) => originGuarded(r.node) || (!!r.helper && originGuarded(r.helper))),
     local,
     verdict: { migratable: true },
   };
   plan.verdict = verdictOf(plan, group, server.connect, relPath);
   return plan;
+}
+
+/** HTTP+SSE messages posted to the path the stream is served on (GET and POST `/mcp`): that route becomes the endpoint. */
+function servesStreamPath(messages: DraftRegion, group: DraftRegion[]): boolean {
+  const path = pathKey(messages.node);
+  return (
+    !!path &&
+    group.some(
+      (r) => r.roles.has('sse-stream') && pathKey(r.node) === path && receiverKeys(r.node).join() === receiverKeys(messages.node).join(),
+    )
+  );
+}
+
+/**
+ * A server built in a helper several routes call is built in the endpoint's route instead: only when building it
+ * needs nothing from the helper (no request, no statements before it) and every name it uses is in scope there.
+ */
+function liftedServer(source: ServerSource, helper: RegionNode, group: DraftRegion[]): ServerSource {
+  const why = `the server is built inside \`${functionName(helper.fn)}\`, which several routes call; build it in a factory the routes can call first`;
+  if (source.kind !== 'built') return source;
+  if (source.requestScoped || source.prelude.length > 0) return { kind: 'unknown', why };
+  const inScope = (wrapper: RegionNode) => new Set(wrapper.fn.getSymbolsInScope(ts.SymbolFlags.Value).map((s) => s.getName()));
+  const lifted = group.filter((r) => r.helper === helper);
+  return lifted.every((r) => source.uses.every((name) => inScope(r.node).has(name))) ? source : { kind: 'unknown', why };
+}
+
+function functionName(fn: Node): string {
+  const named = Node.isFunctionDeclaration(fn) ? fn.getName() : undefined;
+  const variable = fn.getParentIfKind(SyntaxKind.VariableDeclaration)?.getName();
+  return named ?? variable ?? 'a helper';
 }
 
 function mountPrefixOf(region: RegionNode): string | undefined {
@@ -227,10 +292,13 @@ function regionPlan(draft: DraftRegion, relPath: RelPathOf, endpoint: boolean): 
     const type = Node.isParameterDeclaration(p) ? p.getTypeNode() : undefined;
     return type ? `: ${type.getText()}` : '';
   });
-  const parsedBody = draft.sites
-    .filter((s) => s.kind !== 'sse-stream' && Node.isCallExpression(s.node))
-    .map((s) => (s.node as Node & { getArguments(): Node[] }).getArguments()[2])
-    .find((b) => !!b);
+  // (a helper's body is read under the helper's parameter names, not the route's)
+  const parsedBody = draft.helper
+    ? undefined
+    : draft.sites
+        .filter((s) => s.kind !== 'sse-stream' && Node.isCallExpression(s.node))
+        .map((s) => (s.node as Node & { getArguments(): Node[] }).getArguments()[2])
+        .find((b) => !!b);
   return {
     role: roleOf(draft.roles),
     endpoint,
@@ -346,7 +414,7 @@ function verdictOf(plan: EndpointPlan, group: DraftRegion[], connect: Node | und
     if (draft.roles.has('streamable') && (draft.roles.has('sse-stream') || draft.roles.has('sse-messages'))) {
       return stop('one handler serves both Streamable HTTP and HTTP+SSE; split it by path first', at);
     }
-    const state = sessionStateCalls(draft.facts, region.block)[0];
+    const state = sessionStateCalls(draft.facts, handling(draft).block)[0];
     if (state) {
       return stop(
         `\`${state.getText().split('\n')[0]}\` keeps state per session; tools that read it by session id would silently lose it without sessions (move it behind an explicit handle: apply --unsafe, or by hand)`,
@@ -357,7 +425,8 @@ function verdictOf(plan: EndpointPlan, group: DraftRegion[], connect: Node | und
       return stop('the helper that handles the request is not async; make it async first', at);
     }
     if (region.arrivals.length === 0) return stop('no route, listener or caller reaches this handler', at);
-    if (!Node.isBlock(region.block)) return stop('the handler is an arrow function without a block body; give it braces first', at);
+    if (!draft.helper && !Node.isBlock(region.block))
+      return stop('the handler is an arrow function without a block body; give it braces first', at);
   }
   const server = plan.server;
   const serverAt = connect ? spanOf(connect, relPath) : plan.regions[0].fn;

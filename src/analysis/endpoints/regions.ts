@@ -115,6 +115,29 @@ export function regionAround(node: Node, fn: FunctionNode, depth = 0): RegionNod
   return { kind: 'function', fn, block: body, methods: functionMethods, path: functionPath, arrivals, framework };
 }
 
+/**
+ * The route handlers that do nothing but call this helper (`(req, res) => openStream('/sse', '/messages', req, res)`),
+ * when two or more reach it and nothing else does: each route is then rewritten where it is registered.
+ */
+export function thinWrapperCallers(region: RegionNode): RegionNode[] | undefined {
+  if (region.kind !== 'function' || region.arrivals.length < 2) return undefined;
+  const callers = region.arrivals.map((arrival) =>
+    arrival.kind === 'call' && isThinWrapper(arrival.caller, arrival.call) ? arrival.caller : undefined,
+  );
+  return callers.every((caller) => !!caller) ? (callers as RegionNode[]) : undefined;
+}
+
+function isThinWrapper(caller: RegionNode, call: CallExpression): boolean {
+  if (caller.kind !== 'function' || caller.arrivals.length === 0 || caller.arrivals.some((a) => a.kind !== 'route')) return false;
+  const body = caller.fn.getBody();
+  const statements = body && Node.isBlock(body) ? body.getStatements() : undefined;
+  const only = statements ? (statements.length === 1 ? statements[0] : undefined) : body;
+  const expression = only && (Node.isExpressionStatement(only) || Node.isReturnStatement(only)) ? only.getExpression() : only;
+  if (!expression) return false;
+  const called = unwrapExpression(Node.isVoidExpression(expression) ? expression.getExpression() : expression);
+  return called === call;
+}
+
 /** `url.pathname` in `url.pathname === '/mcp'` or `url.pathname.startsWith('/mcp')`. */
 function pathSubjectOf(path: Node): Node | undefined {
   const parent = path.getParent();
