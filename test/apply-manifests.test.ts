@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { apply } from '../src/engine/apply';
+import { migrateSdkSurface } from '../src/engine/sdk-v2-surface';
 import { FIXTURES_DIR, scratchDir } from './helpers/server-process';
 
 const workspace = (name: string) => scratchDir('manifests', name);
@@ -45,5 +46,26 @@ describe('apply --target 2026-07-28 and package.json', () => {
     const note = result.manual.find((m) => m.file === path.join(outer, 'package.json'));
     expect(note?.message).toMatch(/outside the scanned root and was not edited/);
     fs.rmSync(outer, { recursive: true, force: true });
+  });
+});
+
+describe('the official codemod on the SDK surface', () => {
+  it("drops its 'is not exported' marker where the removed import was never used, and keeps it where it is", () => {
+    const manifest = JSON.stringify({ name: 'surface', dependencies: { '@modelcontextprotocol/sdk': '^1.20.0' } });
+    const result = migrateSdkSurface({
+      files: new Map([
+        [
+          'src/unused.ts',
+          "import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';\nexport const e = new McpError(-1, 'x');\n",
+        ],
+        ['src/used.ts', "import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';\nexport const codes = [ErrorCode];\n"],
+      ]),
+      manifests: new Map([['package.json', manifest]]),
+    });
+    expect(result.files.get('src/unused.ts')).not.toContain('@mcp-codemod-error');
+    expect(result.files.get('src/unused.ts')).not.toMatch(/\bErrorCode\b/);
+    expect(result.files.get('src/used.ts')).toMatch(/@mcp-codemod-error ErrorCode is not exported/);
+    const notExported = result.diagnostics.filter((d) => /is not exported/.test(d.message)).map((d) => d.file);
+    expect(notExported).toEqual(['src/used.ts']);
   });
 });

@@ -91,8 +91,11 @@ function runOnePackage(
     const run = codemod.run(migration, { targetDir: scratch, dryRun: false });
     const read = (rel: string) => fs.readFileSync(path.resolve(scratch, local(rel)), 'utf8');
     const toRel = (abs: string) => path.posix.join(dir || '.', path.relative(scratch, abs).split(path.sep).join('/'));
+    const unused = new Map<string, Set<string>>();
     for (const rel of files) {
-      const migrated = bridged.has(rel) ? importsToRequires(read(rel)) : read(rel);
+      const cleaned = withoutUnusedImportMarkers(read(rel));
+      unused.set(path.resolve(scratch, local(rel)), cleaned.names);
+      const migrated = bridged.has(rel) ? importsToRequires(cleaned.text) : cleaned.text;
       // The codemod drops the blank line after a header comment when it replaces the first import.
       result.files.set(rel, migrated === input.files.get(rel) ? migrated : restoreHeaderSpacing(input.files.get(rel)!, migrated));
     }
@@ -102,12 +105,14 @@ function runOnePackage(
       result.manifests.set(manifest, addMissingDependencies(edited, imported));
     }
     result.diagnostics.push(
-      ...run.diagnostics.map((d) => ({
-        file: toRel(d.file),
-        line: d.line,
-        level: d.level as SurfaceDiagnostic['level'],
-        message: d.message,
-      })),
+      ...run.diagnostics
+        .filter((d) => ![...(unused.get(path.resolve(d.file)) ?? [])].some((name) => d.message.startsWith(`${name} is not exported`)))
+        .map((d) => ({
+          file: toRel(d.file),
+          line: d.line,
+          level: d.level as SurfaceDiagnostic['level'],
+          message: d.message,
+        })),
     );
     result.manifestWarnings.push(
       ...(run.packageJsonChanges ?? [])
@@ -117,6 +122,25 @@ function runOnePackage(
   } finally {
     fs.rmSync(scratch, { recursive: true, force: true });
   }
+}
+
+const IMPORT_MARKER =
+  /^[ \t]*\/\*\s*@mcp-codemod-error\s+([\w$]+) is not exported by the v2 packages\b[^\n]*?No direct member access could be rewritten here[^\n]*?\*\/[ \t]*\n/gm;
+
+/**
+ * The codemod marks a v1 import it removed and could not follow (`ErrorCode is not exported by the v2 packages … No
+ * direct member access could be rewritten here`) even where the file never used it. With no use left, the import is
+ * simply gone and the marker asks nothing of anyone, so it goes too.
+ */
+export function withoutUnusedImportMarkers(text: string): { text: string; names: Set<string> } {
+  const names = new Set<string>();
+  const cleaned = text.replace(IMPORT_MARKER, (marker, name: string) => {
+    const rest = text.replace(marker, '');
+    if (new RegExp(`(?<![\\w$.])${name.replace(/\$/g, '\\$')}(?![\\w$])`).test(rest)) return marker;
+    names.add(name);
+    return '';
+  });
+  return { text: cleaned, names };
 }
 
 /** The v2 packages the migrated files import (our transforms add `@modelcontextprotocol/hono`, `/node`, …). */
