@@ -82,7 +82,7 @@ export function builds(steps: BuildSteps): boolean {
 
 /** A marker names its rule and says what to do: `/* mcp-migrate: <rule-id>: <text> *\/` (or the codemod's `/* @mcp-codemod-error <text> *\/`). */
 export function namesConstruct(marker: Marker): boolean {
-  return /^\/\* (?:mcp-migrate: [a-z][a-z-]*:|@mcp-codemod-error) \S.{8,}/.test(marker.text);
+  return /^\/\* (?:mcp-migrate: [a-z][a-z0-9-]*:|@mcp-codemod-error) \S.{8,}/.test(marker.text);
 }
 
 export function decideVerdict(
