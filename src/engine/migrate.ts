@@ -15,6 +15,7 @@ import { transforms as allTransforms, type TransformModule } from '../../transfo
 import { parserFor } from '../../transforms/lib/context';
 import markLeftoversRun, { id as markLeftoversId } from '../../transforms/mark-leftovers';
 import { analyzeSources, createProject, syntaxError, type Analysis, type SourceInput } from './analyze';
+import { withoutAnsweredSchemaMarkers } from './schema-markers';
 import { migrateSdkSurface } from './sdk-v2-surface';
 import { fixupsFor, satisfyV2Dependencies, settledByRaise } from './v2-fixups';
 import type { Raise } from './v2-dependencies';
@@ -222,6 +223,12 @@ function sdkSurfaceStep(files: Map<string, WorkingFile>, analysis: Analysis, man
     files: new Map([...files].filter(([rel, w]) => !w.failed && !unparsed.has(rel)).map(([rel, w]) => [rel, w.text])),
     manifests,
   });
+  for (const [rel, text] of surface.files) {
+    const own = surface.diagnostics.filter((d) => d.file === rel);
+    const answered = withoutAnsweredSchemaMarkers(text, files.get(rel)!.source.absPath, own);
+    surface.files.set(rel, answered.text);
+    surface.diagnostics = [...surface.diagnostics.filter((d) => d.file !== rel), ...answered.diagnostics];
+  }
   let changed = false;
   let broke = false;
   for (const [rel, text] of surface.files) {
