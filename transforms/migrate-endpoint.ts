@@ -143,6 +143,7 @@ function migrate(edit: FileEdit, plan: EndpointPlan): boolean {
       changed = answerWith(edit, region, METHOD_NOT_ALLOWED) || changed;
     else changed = answerWith(edit, region, goneAnswer(endpoint.display)) || changed;
   }
+  if (endpointRegion?.fn.file === edit.file && !(plan.stateless && !v2)) changed = answerUnrouted(edit, plan, endpointRegion) || changed;
   if (!endpointRegion) {
     const stream = regions.find((r) => r.role === 'sse-stream' || r.role === 'sse-both');
     if (stream) changed = addEndpointBeside(edit, plan, stream, endpoint) || changed;
@@ -505,34 +506,11 @@ function addEndpointBeside(edit: FileEdit, plan: EndpointPlan, stream: Region, e
     const holder = registration && statementHolding(registration);
     if (!holder) throw new Error('the stream route is not a statement');
     const body = endpointBody(edit, plan, stream, adapter, params, false, registration);
-    const answer405 = earlyAnswer(
-      adapter,
-      { ...params, names: params.names.map((n, i) => (i === 0 && adapter.access(params)?.flavor === 'node' ? `_${n}` : n)) },
-      METHOD_NOT_ALLOWED,
-      edit.style,
-    );
     const code = [
       `// mcp-migrate: stateless Streamable HTTP on ${endpoint.display}: POST only, a fresh server per request, no sessions.`,
       ...adapter.route(route.receiver, 'post', endpoint.code, route.middlewares, params, body.slice(1)),
       '',
-      `// No standalone GET stream and no session to DELETE without sessions: both answer 405.`,
-      ...adapter.route(
-        route.receiver,
-        'get',
-        endpoint.code,
-        route.middlewares,
-        renamedForAnswer(adapter, params),
-        answer405.filter((l) => l !== 'return;'),
-      ),
-      '',
-      ...adapter.route(
-        route.receiver,
-        'delete',
-        endpoint.code,
-        route.middlewares,
-        renamedForAnswer(adapter, params),
-        answer405.filter((l) => l !== 'return;'),
-      ),
+      ...methodNotAllowedRoutes(edit, adapter, route, endpoint.code, params, ['GET', 'DELETE']),
     ];
     holder.list.splice(holder.list.indexOf(holder.statement), 0, placeholder(edit.context, code.join('\n'), 'block'));
     return true;
@@ -552,6 +530,56 @@ function addEndpointBeside(edit: FileEdit, plan: EndpointPlan, stream: Region, e
 }
 
 /** A handler that only answers does not use its request: `_req` for Node-style handlers. */
+/** `app.get(path, …)` and `app.delete(path, …)` answering 405, for the methods given. */
+function methodNotAllowedRoutes(
+  edit: FileEdit,
+  adapter: FrameworkAdapter,
+  route: Extract<Region['arrivals'][number], { kind: 'route' }>,
+  pathCode: string,
+  params: HandlerParams,
+  methods: Array<'GET' | 'DELETE'>,
+): string[] {
+  const answering = renamedForAnswer(adapter, params);
+  const answer405 = earlyAnswer(adapter, answering, METHOD_NOT_ALLOWED, edit.style).filter((l) => l !== 'return;');
+  const which =
+    methods.length === 2
+      ? 'No standalone GET stream and no session to DELETE without sessions: both answer 405.'
+      : methods[0] === 'GET'
+        ? 'No standalone GET stream without sessions: GET answers 405.'
+        : 'No session to DELETE without sessions: DELETE answers 405.';
+  return [
+    `// ${which}`,
+    ...methods.flatMap((method, i) => [
+      ...(i > 0 ? [''] : []),
+      ...adapter.route!(
+        route.receiver,
+        method === 'GET' ? 'get' : 'delete',
+        pathCode,
+        route.middlewares,
+        renamedForAnswer(adapter, params),
+        answer405,
+      ),
+    ]),
+  ];
+}
+
+/** A POST-only route rewritten in place: GET and DELETE get their 405 routes beside it, where nothing answers them. */
+function answerUnrouted(edit: FileEdit, plan: EndpointPlan, endpoint: Region): boolean {
+  const adapter = adapterFor(endpoint.framework);
+  const route = endpoint.arrivals.find((a) => a.kind === 'route');
+  if (plan.unrouted.length === 0 || !route || route.kind !== 'route' || !route.path || !adapter.route) return false;
+  const registration = pathAt(edit.context, route.registration, ['CallExpression']);
+  const holder = registration && statementHolding(registration);
+  if (!holder) return false;
+  const params: HandlerParams = {
+    names: endpoint.params.map((name, i) => name.replace(/^_+/, '') || adapter.defaultParams[i] || ''),
+    types: endpoint.paramTypes,
+  };
+  const code = methodNotAllowedRoutes(edit, adapter, route, route.path, params, plan.unrouted as Array<'GET' | 'DELETE'>);
+  holder.list.splice(holder.list.indexOf(holder.statement) + 1, 0, placeholder(edit.context, code.join('\n'), 'block'));
+  return true;
+}
+
 function renamedForAnswer(adapter: FrameworkAdapter, params: HandlerParams): HandlerParams {
   if (adapter.access(params)?.flavor !== 'node' || adapter.defaultParams.length < 2) return params;
   return { ...params, names: params.names.map((n, i) => (i === 0 ? `_${n.replace(/^_+/, '')}` : n)) };

@@ -2,7 +2,7 @@
 // linked by a shared session store, one receiver and path, or one request listener) → one plan each, with a verdict.
 import { Node, SyntaxKind, ts, type Project, type SourceFile } from 'ts-morph';
 import { FileFacts } from '../file-facts';
-import { likelyString, resolveHandler, staticString } from '../routes';
+import { likelyString, resolveHandler, routeCalls, staticString } from '../routes';
 import { nodesOfKind } from '../node-index';
 import { servesMcp } from '../serves-mcp';
 import { bindSites, LOOPBACK } from '../binds';
@@ -11,6 +11,7 @@ import {
   joinPath,
   type Arrival,
   type EndpointPlan,
+  type HttpMethod,
   type Methods,
   type Region,
   type RegionRole,
@@ -238,6 +239,7 @@ function planOf(group: DraftRegion[], relPath: RelPathOf, local: boolean): Endpo
       .map((n) => spanOf(n, relPath)),
     originGuarded: group.every((r) => originGuarded(r.node) || (!!r.helper && originGuarded(r.helper))),
     local,
+    unrouted: primary ? unroutedMethods(primary.node) : [],
     verdict: { migratable: true },
   };
   plan.verdict = verdictOf(plan, group, server.connect, relPath);
@@ -272,6 +274,20 @@ function functionName(fn: Node): string {
   const named = Node.isFunctionDeclaration(fn) ? fn.getName() : undefined;
   const variable = fn.getParentIfKind(SyntaxKind.VariableDeclaration)?.getName();
   return named ?? variable ?? 'a helper';
+}
+
+/** GET and DELETE, when no route of the endpoint's receiver answers them on the endpoint's path. */
+function unroutedMethods(endpoint: RegionNode): HttpMethod[] {
+  const route = endpoint.arrivals.find((a) => a.kind === 'route');
+  if (!route || route.kind !== 'route' || route.methods === 'any' || !route.path) return [];
+  const pathOf = (node: Node) => staticString(node) ?? node.getText();
+  const routed = new Set<HttpMethod>();
+  for (const call of routeCalls(route.call.getSourceFile())) {
+    if (call.receiver.getText() !== route.receiver.getText() || !call.path || pathOf(call.path) !== pathOf(route.path)) continue;
+    if (call.methods === 'any') return [];
+    call.methods.forEach((method) => routed.add(method));
+  }
+  return (['GET', 'DELETE'] as const).filter((method) => !routed.has(method));
 }
 
 function mountPrefixOf(region: RegionNode): string | undefined {
@@ -459,6 +475,7 @@ function orphanPlan(orphan: Orphan, relPath: RelPathOf, local: boolean): Endpoin
     sessionSites: [],
     originGuarded: false,
     local,
+    unrouted: [],
     verdict: { migratable: false, reason: orphan.why, at },
   };
 }

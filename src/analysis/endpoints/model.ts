@@ -180,6 +180,11 @@ export interface EndpointPlan {
   originGuarded: boolean;
   /** Every listener of the server binds loopback: Host is checked too. */
   local: boolean;
+  /**
+   * GET and DELETE, where no route of the endpoint's app answers them on its path (a POST-only route rewritten in
+   * place): the migration registers a 405 for each, so neither falls through to a 404.
+   */
+  unrouted: HttpMethod[];
   /** The plan can be carried out whole; otherwise why not, at the construct that stops it. */
   verdict: { migratable: true } | { migratable: false; reason: string; at: Span };
 }
