@@ -80,9 +80,11 @@ describe('fuzz', () => {
         .filter((f) => (f.kind === 'idempotence' || f.kind === 'leftover') && !KNOWN_FAILURES[f.id]?.kinds.includes(f.kind))
         .map((f) => `${f.kind} ${f.id} ${f.server}/${f.file}: ${f.detail} [${f.operations.join('; ')}]`);
       expect(unexpected, 'new idempotence failures or leftovers').toEqual([]);
-      const fixed = Object.entries(KNOWN_FAILURES).flatMap(([id, known]) =>
+      // (a known failure is looked for only in the runs that reach its mutant)
+      const reached = Object.entries(KNOWN_FAILURES).filter(([id]) => Number(id.split(':')[1]) < COUNT);
+      const fixed = reached.flatMap(([id, known]) =>
         known.kinds.filter((kind) => !summary.failures.some((f) => f.id === id && f.kind === kind)).map((kind) => `${id} ${kind}`),
       );
       expect(fixed, 'these known failures are fixed: remove them from KNOWN_FAILURES').toEqual([]);
-    });
+    }, 300_000);
 });

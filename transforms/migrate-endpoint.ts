@@ -28,7 +28,14 @@ import {
 } from './lib/endpoint-body';
 import { adapterFor, type FrameworkAdapter, type HandlerParams, type Style } from '../src/frameworks';
 import { indent, quoted } from '../src/frameworks/code';
-import { endpointPlanOf, joinPath, type EndpointPlan, type Region, type ServerHoist } from '../src/analysis/endpoints/model';
+import {
+  DEFAULT_ENDPOINT_PATH,
+  endpointPlanOf,
+  joinPath,
+  type EndpointPlan,
+  type Region,
+  type ServerHoist,
+} from '../src/analysis/endpoints/model';
 
 export const id = 'migrate-endpoint';
 export const rules = [
@@ -50,7 +57,6 @@ const V1_WEB_TRANSPORT = [
 ];
 const V2_SERVER = ['@modelcontextprotocol/server'];
 const V2_NODE = ['@modelcontextprotocol/node'];
-const DEFAULT_ENDPOINT = '/mcp';
 
 /** What one run of the transform on one file accumulates across plans. */
 interface FileEdit {
@@ -160,7 +166,7 @@ function sharesPath(region: Region, endpoint: Region | undefined): boolean {
 /** The endpoint's path as code and for messages: the plan's, or `--endpoint` (with the stream's mount prefix). */
 function endpointPath(edit: FileEdit, plan: EndpointPlan): { code: string; display: string } {
   if (plan.path.code || plan.path.display) return { code: plan.path.code, display: plan.path.display };
-  const path = edit.context.options.endpoint ?? DEFAULT_ENDPOINT;
+  const path = edit.context.options.endpoint ?? DEFAULT_ENDPOINT_PATH;
   const stream = plan.regions.find((r) => r.role === 'sse-stream');
   const prefix = stream?.arrivals.find((a) => a.kind === 'route' && a.mountPrefix);
   return { code: quoted(edit.style.quote, path), display: joinPath(prefix?.kind === 'route' ? prefix.mountPrefix : undefined, path) };

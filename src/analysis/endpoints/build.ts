@@ -8,6 +8,7 @@ import { servesMcp } from '../serves-mcp';
 import { bindSites, LOOPBACK } from '../binds';
 import { adapterFor } from '../../frameworks';
 import {
+  DEFAULT_ENDPOINT_PATH,
   joinPath,
   type Arrival,
   type EndpointPlan,
@@ -180,7 +181,12 @@ function receivesPost(methods: Methods): boolean {
 }
 
 function planOf(group: DraftRegion[], relPath: RelPathOf, local: boolean): EndpointPlan {
-  const ordered = [...group].sort((a, b) => nodeKey(a.node.block).localeCompare(nodeKey(b.node.block)));
+  // In source order: by file, then by offset as a number (as text, "1100" would sort before "998").
+  const ordered = [...group].sort(
+    (a, b) =>
+      a.node.block.getSourceFile().getFilePath().localeCompare(b.node.block.getSourceFile().getFilePath()) ||
+      a.node.block.getStart() - b.node.block.getStart(),
+  );
   // The region that becomes the endpoint: Streamable HTTP's POST handler, or one serving both HTTP+SSE halves on
   // one path (its path stays; POST gets Streamable HTTP). Split HTTP+SSE routes get a new endpoint beside them.
   const primary =
@@ -246,11 +252,14 @@ function planOf(group: DraftRegion[], relPath: RelPathOf, local: boolean): Endpo
   return plan;
 }
 
-/** HTTP+SSE messages posted to the path the stream is served on (GET and POST `/mcp`): that route becomes the endpoint. */
+/**
+ * HTTP+SSE messages posted to `/mcp`, where the stream is served too: that route becomes the endpoint, on the path
+ * Streamable HTTP clients are given anyway. (A pair on `/sse` gets a new endpoint beside it.)
+ */
 function servesStreamPath(messages: DraftRegion, group: DraftRegion[]): boolean {
   const path = pathKey(messages.node);
   return (
-    !!path &&
+    path === DEFAULT_ENDPOINT_PATH &&
     group.some(
       (r) => r.roles.has('sse-stream') && pathKey(r.node) === path && receiverKeys(r.node).join() === receiverKeys(messages.node).join(),
     )

@@ -189,6 +189,9 @@ export interface EndpointPlan {
   verdict: { migratable: true } | { migratable: false; reason: string; at: Span };
 }
 
+/** Where a new endpoint goes unless told otherwise (`--endpoint`). */
+export const DEFAULT_ENDPOINT_PATH = '/mcp';
+
 /** The plan a finding carries, if any. */
 export function endpointPlanOf(finding: { data?: Record<string, unknown> }): EndpointPlan | undefined {
   return finding.data?.endpoint as EndpointPlan | undefined;

@@ -117,14 +117,17 @@ export function regionAround(node: Node, fn: FunctionNode, depth = 0): RegionNod
 
 /**
  * The route handlers that do nothing but call this helper (`(req, res) => openStream('/sse', '/messages', req, res)`),
- * when two or more reach it and nothing else does: each route is then rewritten where it is registered.
+ * when two or more on different paths reach it and nothing else does: the paths need different answers (the
+ * endpoint, 405, 410), so each route is rewritten where it is registered and the helper, a local function, goes.
  */
 export function thinWrapperCallers(region: RegionNode): RegionNode[] | undefined {
-  if (region.kind !== 'function' || region.arrivals.length < 2) return undefined;
+  if (region.kind !== 'function' || region.arrivals.length < 2 || Node.isMethodDeclaration(region.fn)) return undefined;
   const callers = region.arrivals.map((arrival) =>
     arrival.kind === 'call' && isThinWrapper(arrival.caller, arrival.call) ? arrival.caller : undefined,
   );
-  return callers.every((caller) => !!caller) ? (callers as RegionNode[]) : undefined;
+  if (!callers.every((caller) => !!caller)) return undefined;
+  const paths = new Set(callers.map((caller) => caller!.path?.getText()));
+  return paths.size > 1 ? (callers as RegionNode[]) : undefined;
 }
 
 function isThinWrapper(caller: RegionNode, call: CallExpression): boolean {
