@@ -45,7 +45,7 @@ export function migrateGated(root: string, sources: SourceInput[], options: Migr
     const check = changes.length > 0 ? gate.check(changes, environment) : { introduced: [], checked: 0, unchecked: [] };
     unchecked = check.unchecked;
     introduced ??= check.introduced;
-    const blamed = { ...failures, ...blame(migration, check.introduced) };
+    const blamed = { ...failures, ...blame(migration, sources, check.introduced, environment.raised) };
     const fresh = Object.entries(blamed).filter(([id]) => !rolledBack[id]);
     if (fresh.length === 0 || round >= MAX_ROUNDS) {
       const restored = restoreUnaccounted(migration, sources, check.introduced);
@@ -81,13 +81,21 @@ function failedEndpoints(migration: Migration): Record<string, string> {
   return blamed;
 }
 
-/** Each new type error blames the endpoints carried out in its file, or, in a file they did not change, all of them. */
-function blame(migration: Migration, errors: TypeError[]): Record<string, string> {
+/**
+ * Each new type error blames the endpoints carried out in its file. In a file the migration did not change (a raised
+ * package broke it, or a changed file it imports), it blames all of them.
+ */
+function blame(migration: Migration, sources: SourceInput[], errors: TypeError[], raised: ReadonlySet<string>): Record<string, string> {
   const blamed: Record<string, string> = {};
   const everywhere = new Set([...migration.applied.values()].flatMap((ids) => [...ids]));
+  const changed = new Set(sources.filter((s) => migration.outputs.get(s.relPath) !== s.text).map((s) => s.relPath));
   for (const error of errors) {
-    const ids = migration.applied.get(error.relPath) ?? (migration.outputs.has(error.relPath) ? new Set<string>() : everywhere);
-    for (const id of ids) blamed[id] ??= `the type-check would fail: ${error.relPath}:${error.line} ${error.message} (TS${error.code})`;
+    const untouched = !migration.applied.has(error.relPath) && !changed.has(error.relPath);
+    const ids = migration.applied.get(error.relPath) ?? (untouched ? everywhere : new Set<string>());
+    // (an unchanged file breaks because of what the migration raised, or of a changed file it imports)
+    const cause = untouched && raised.size > 0 ? ` with ${[...raised].sort().join(', ')} raised` : '';
+    for (const id of ids)
+      blamed[id] ??= `the type-check would fail${cause}: ${error.relPath}:${error.line} ${error.message} (TS${error.code})`;
   }
   return blamed;
 }
