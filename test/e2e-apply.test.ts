@@ -8,7 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { apply } from '../src/engine/apply';
 import { KNOWN_FAILING_E2E } from './helpers/known-failing';
-import { expectGone, migratedEndpoints } from './helpers/wire-checks';
+import { expectGone, expectStatelessWire, initializeStatus, migratedEndpoints } from './helpers/wire-checks';
 import {
   bootFixture,
   compileFixture,
@@ -53,53 +53,8 @@ async function probeEndpoint(endpoint: URL, manifest: FixtureManifest, port: num
   expect(text).toContain(manifest.tool!.expectText);
   await client.close();
 
-  const init = {
-    jsonrpc: '2.0',
-    id: 1,
-    method: 'initialize',
-    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'probe', version: '1' } },
-  };
-  const post = await fetch(endpoint, {
-    method: 'POST',
-    headers: { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-    body: JSON.stringify(init),
-  });
-  expect(post.status).toBe(200);
-  expect(post.headers.get('mcp-session-id')).toBeNull();
-  await post.text();
-
-  for (const method of ['GET', 'DELETE']) {
-    const response = await fetch(endpoint, { method, headers: { ...headers, accept: 'text/event-stream' } });
-    expect(response.status, `${method} answers 405`).toBe(405);
-    expect(response.headers.get('allow')).toBe('POST');
-    expect(response.headers.get('mcp-session-id')).toBeNull();
-    await response.text();
-  }
-
-  const evil = await fetch(endpoint, {
-    method: 'POST',
-    headers: {
-      ...headers,
-      origin: 'http://evil.example',
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-    },
-    body: JSON.stringify(init),
-  });
-  expect(evil.status).toBe(403);
-  await evil.text();
-  const local = await fetch(endpoint, {
-    method: 'POST',
-    headers: {
-      ...headers,
-      origin: `http://localhost:${port}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-    },
-    body: JSON.stringify(init),
-  });
-  expect(local.status).toBe(200);
-  await local.text();
+  await expectStatelessWire(endpoint, headers, { allow: true });
+  expect(await initializeStatus(endpoint, { ...headers, origin: `http://localhost:${port}` }), 'local Origin').toBe(200);
 }
 
 describe('apply --target 2025-11-25, end to end', () => {

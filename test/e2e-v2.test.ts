@@ -19,7 +19,7 @@ import {
   type FixtureManifest,
   type RunningFixture,
 } from './helpers/server-process';
-import { expectGone, migratedEndpoints } from './helpers/wire-checks';
+import { expectGone, expectStatelessWire, INITIALIZE, migratedEndpoints } from './helpers/wire-checks';
 
 const running: RunningFixture[] = [];
 afterEach(async () => {
@@ -77,43 +77,12 @@ async function probeEndpoint(endpoint: URL, manifest: FixtureManifest, port: num
   expect(text(await legacy.callTool({ name: tool.name, arguments: tool.arguments }))).toContain(tool.expectText);
   await legacy.close();
 
-  for (const method of ['GET', 'DELETE']) {
-    const response = await fetch(endpoint, { method, headers: { ...headers, accept: 'text/event-stream' } });
-    expect(response.status, `${method} answers 405`).toBe(405);
-    expect(response.headers.get('mcp-session-id')).toBeNull();
-    await response.text();
-  }
-  const init = {
-    jsonrpc: '2.0',
-    id: 1,
-    method: 'initialize',
-    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'probe', version: '1' } },
-  };
-  const post = await fetch(endpoint, {
-    method: 'POST',
-    headers: { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-    body: JSON.stringify(init),
-  });
-  expect(post.status).toBe(200);
-  expect(post.headers.get('mcp-session-id')).toBeNull();
-  await post.text();
-  const evil = await fetch(endpoint, {
-    method: 'POST',
-    headers: {
-      ...headers,
-      origin: 'http://evil.example',
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-    },
-    body: JSON.stringify(init),
-  });
-  expect(evil.status).toBe(403);
-  await evil.text();
+  await expectStatelessWire(endpoint, headers, { allow: false });
   // DNS rebinding: a server bound to loopback also refuses a foreign Host; one bound to every interface may be
   // deployed under a real hostname, so it keeps answering (local-bind flags it for a human).
   // (--unsafe, used for the stateful cart, binds it to 127.0.0.1 first.)
   const local = !manifest.expectedRules.includes('local-bind') || stateful;
-  expect(await postStatus(endpoint, { ...headers, host: `evil.example:${port}` }, init), 'foreign Host').toBe(local ? 403 : 200);
+  expect(await postStatus(endpoint, { ...headers, host: `evil.example:${port}` }, INITIALIZE), 'foreign Host').toBe(local ? 403 : 200);
 }
 
 describe('apply --target 2026-07-28, end to end', () => {

@@ -6,6 +6,7 @@
 // (a call into code it cannot read that receives state, a method named by a computed key, …) makes the inference
 // "unsure": no hint is added and the report says why.
 import { Node, SyntaxKind, type CallExpression, type NewExpression, type ParameterDeclaration } from 'ts-morph';
+import { unwrapExpression } from './endpoints/spans';
 import { resolveOrigin } from './resolve';
 
 export type EffectKind = 'read' | 'idempotent' | 'destructive' | 'repeating' | 'unknown';
@@ -310,22 +311,6 @@ function textOf(node: Node): string {
   return text.length > 40 ? `${text.slice(0, 37)}…` : text;
 }
 
-/** The expression without parentheses, casts, `!` and `await`. */
-function bare(node: Node): Node {
-  let current = node;
-  while (
-    Node.isParenthesizedExpression(current) ||
-    Node.isAsExpression(current) ||
-    Node.isSatisfiesExpression(current) ||
-    Node.isNonNullExpression(current) ||
-    Node.isTypeAssertion(current) ||
-    Node.isAwaitExpression(current)
-  ) {
-    current = current.getExpression();
-  }
-  return current;
-}
-
 /** The declaration an identifier refers to, through imports (the value of a shorthand property, not the property). */
 function declarationOf(identifier: Node): Node | undefined {
   const parent = identifier.getParent();
@@ -352,7 +337,7 @@ function functionDeclaration(nameNode: Node): Node | undefined {
   let fn: Node | undefined = declaration;
   if (Node.isVariableDeclaration(declaration) || Node.isPropertyAssignment(declaration)) {
     const init = declaration.getInitializer();
-    fn = init ? bare(init) : undefined;
+    fn = init ? unwrapExpression(init) : undefined;
   }
   if (
     !fn ||
@@ -402,7 +387,7 @@ function hasPrimitiveType(node: Node): boolean {
  * the standard library, so the checker cannot index arrays or read `Map.get`; the declared element type still says.
  */
 function elementTypeIsPrimitive(node: Node): boolean {
-  const value = bare(node);
+  const value = unwrapExpression(node);
   const callee = Node.isCallExpression(value) ? value.getExpression() : undefined;
   const collection = Node.isElementAccessExpression(value)
     ? value.getExpression()
@@ -410,7 +395,7 @@ function elementTypeIsPrimitive(node: Node): boolean {
       ? callee.getExpression()
       : undefined;
   if (!collection) return false;
-  const target = bare(collection);
+  const target = unwrapExpression(collection);
   const declaration = declarationOf(Node.isPropertyAccessExpression(target) ? target.getNameNode() : target);
   const init = declaration && Node.isVariableDeclaration(declaration) ? declaration.getInitializer() : undefined;
   const typeNode =
@@ -463,7 +448,7 @@ class HandlerReader {
       if (this.stateSlot(child.getOperand(), frame))
         this.effects.push({ kind: 'repeating', what: `\`${textOf(child)}\` builds on the previous value` });
     } else if (Node.isDeleteExpression(child)) {
-      const target = bare(child.getExpression());
+      const target = unwrapExpression(child.getExpression());
       if (this.stateSlot(target, frame)) this.effects.push({ kind: 'destructive', what: `deletes \`${textOf(target)}\`` });
     } else if (Node.isCallExpression(child)) {
       this.call(child, frame);
@@ -501,7 +486,7 @@ class HandlerReader {
 
   /** The slot a write target changes when that may be state; undefined for locals and values made by this call. */
   private stateSlot(target: Node, frame: Frame): Slot | undefined {
-    const node = bare(target);
+    const node = unwrapExpression(target);
     if (Node.isIdentifier(node)) {
       const declaration = declarationOf(node);
       // Rebinding a local (of the handler or of a function it calls) never shows outside the call.
@@ -519,7 +504,7 @@ class HandlerReader {
   }
 
   private assignment(left: Node, op: string, right: Node, site: Node, frame: Frame): void {
-    const target = bare(left);
+    const target = unwrapExpression(left);
     if (Node.isObjectLiteralExpression(target) || Node.isArrayLiteralExpression(target)) {
       // Destructuring assignment: every target in the pattern is written with a part of the right side.
       for (const part of patternTargets(target)) this.assignment(part, '=', right, site, frame);
@@ -690,7 +675,7 @@ class HandlerReader {
 
   /** The expression reads the slot: `map.get(k)`, `map[k]`, `obj.p`, the variable itself, or a local holding one of those. */
   private denotesSlot(expression: Node, target: Node, slot: Slot, frame: Frame): boolean {
-    const node = bare(expression);
+    const node = unwrapExpression(expression);
     if (slot.key === undefined) return sameText(node, target);
     if (Node.isCallExpression(node)) {
       const callee = node.getExpression();
@@ -712,7 +697,7 @@ class HandlerReader {
       const declaration = declarationOf(node);
       if (!declaration || !Node.isVariableDeclaration(declaration) || !this.frameOf(declaration, frame)) return false;
       const init = declaration.getInitializer();
-      return !!init && !Node.isIdentifier(bare(init)) && this.denotesSlot(init, target, slot, frame);
+      return !!init && !Node.isIdentifier(unwrapExpression(init)) && this.denotesSlot(init, target, slot, frame);
     }
     return false;
   }
@@ -720,7 +705,7 @@ class HandlerReader {
   // ── calls ──────────────────────────────────────────────────────────────────────────────────────────────────────
 
   private call(call: CallExpression, frame: Frame): void {
-    const callee = bare(call.getExpression());
+    const callee = unwrapExpression(call.getExpression());
     const args = call.getArguments();
     const first = args[0];
     const sql = first && isPrimitiveLiteral(first) ? sqlEffect(first.getText()) : undefined;
@@ -760,7 +745,7 @@ class HandlerReader {
     const args = call.getArguments();
     const root = rootOf(receiver);
     if (Node.isIdentifier(root) && this.isHandlerParameter(root, frame)) return; // extra.sendNotification(…), args.text.trim()
-    if (Node.isIdentifier(root) && root === bare(receiver) && PURE_NAMESPACES.test(root.getText())) {
+    if (Node.isIdentifier(root) && root === unwrapExpression(receiver) && PURE_NAMESPACES.test(root.getText())) {
       const qualified = `${root.getText()}.${method}`;
       if (NAMESPACE_WRITES.has(qualified) && args[0]) return this.namespaceWrite(qualified, args[0], args.slice(1), call, frame);
       if (NAMESPACE_DELETES.has(qualified) && args[0] && this.origin(args[0], frame) === SHARED) {
@@ -816,7 +801,7 @@ class HandlerReader {
 
   /** `new C(…)`: a project class's constructor is read; a built-in's has no effect; any other may keep what it is given. */
   private construction(expression: NewExpression, frame: Frame): void {
-    const callee = bare(expression.getExpression());
+    const callee = unwrapExpression(expression.getExpression());
     const name = callee.getText();
     if (name === 'Function') return this.unknown('builds a function from a string (`new Function`)');
     if (BUILT_IN_CLASSES.test(name)) return;
@@ -842,7 +827,7 @@ class HandlerReader {
    */
   private followCallbacks(call: CallExpression, frame: Frame): void {
     for (const arg of call.getArguments()) {
-      const value = bare(arg);
+      const value = unwrapExpression(arg);
       if (!Node.isIdentifier(value) && !Node.isPropertyAccessExpression(value)) continue;
       const fn = functionDeclaration(Node.isPropertyAccessExpression(value) ? value.getNameNode() : value);
       if (!fn || isWithin(fn, frame.fn)) continue;
@@ -853,7 +838,7 @@ class HandlerReader {
   }
 
   private callbackElementOrigin(call: CallExpression, frame: Frame): Origin {
-    const callee = bare(call.getExpression());
+    const callee = unwrapExpression(call.getExpression());
     if (Node.isPropertyAccessExpression(callee) && iterates(callee.getName())) {
       return member(this.origin(callee.getExpression(), frame));
     }
@@ -874,7 +859,7 @@ class HandlerReader {
   /** Where the value of an expression comes from. */
   origin(expression: Node, frame: Frame): Origin {
     this.tick();
-    const node = bare(expression);
+    const node = unwrapExpression(expression);
     if (isPrimitiveLiteral(node)) return FRESH;
     if (
       Node.isArrowFunction(node) ||
@@ -939,7 +924,7 @@ class HandlerReader {
   }
 
   private callOrigin(call: CallExpression, frame: Frame): Origin {
-    const callee = bare(call.getExpression());
+    const callee = unwrapExpression(call.getExpression());
     const args = call.getArguments();
     const argsOrigin = () => args.reduce<Origin>((o, a) => join(o, container(this.origin(a, frame))), FRESH);
     if (Node.isIdentifier(callee)) {
@@ -952,7 +937,7 @@ class HandlerReader {
     if (!Node.isPropertyAccessExpression(callee)) return SHARED;
     const method = callee.getName();
     const receiver = callee.getExpression();
-    const root = bare(receiver);
+    const root = unwrapExpression(receiver);
     if (Node.isIdentifier(root) && PURE_NAMESPACES.test(root.getText())) {
       const qualified = `${root.getText()}.${method}`;
       if (qualified === 'Object.assign' || qualified === 'Object.freeze' || qualified === 'Promise.resolve')
@@ -968,7 +953,7 @@ class HandlerReader {
     if (ELEMENT_METHODS.has(method)) return member(receiverOrigin());
     if (SELF_METHODS.has(method)) return receiverOrigin();
     if (method === 'reduce' || method === 'reduceRight') {
-      const callback = args[0] && bare(args[0]);
+      const callback = args[0] && unwrapExpression(args[0]);
       const returned =
         callback && (Node.isArrowFunction(callback) || Node.isFunctionExpression(callback))
           ? this.returnedInPlace(callback, frame)
@@ -1062,14 +1047,14 @@ class HandlerReader {
     };
     for (const node of frame.fn.getDescendants()) {
       if (Node.isCallExpression(node)) {
-        const callee = bare(node.getExpression());
+        const callee = unwrapExpression(node.getExpression());
         if (Node.isPropertyAccessExpression(callee) && MUTATING_METHODS.has(callee.getName()) && holds(callee.getExpression())) {
           values.push(...node.getArguments());
         } else if (callee.getText() === 'Object.assign' && node.getArguments()[0] && holds(node.getArguments()[0])) {
           values.push(...node.getArguments().slice(1));
         }
       } else if (Node.isBinaryExpression(node) && node.getOperatorToken().getKind() === SyntaxKind.EqualsToken) {
-        const left = bare(node.getLeft());
+        const left = unwrapExpression(node.getLeft());
         if ((Node.isPropertyAccessExpression(left) || Node.isElementAccessExpression(left)) && holds(left)) values.push(node.getRight());
       }
     }
@@ -1121,7 +1106,7 @@ class HandlerReader {
       if (call && Node.isNewExpression(call) && call.getExpression().getText() === 'Promise') return FRESH; // resolve, reject
       return SHARED;
     }
-    const callee = bare(call.getExpression());
+    const callee = unwrapExpression(call.getExpression());
     if (!Node.isPropertyAccessExpression(callee)) return SHARED;
     const method = callee.getName();
     const receiver = () => this.origin(callee.getExpression(), frame);
@@ -1156,7 +1141,7 @@ class HandlerReader {
         if (fallback) sources.push(fallback);
         const fn = current.getParent();
         const call = fn === frame.fn ? undefined : fn.getParent();
-        const callee = call && Node.isCallExpression(call) ? bare(call.getExpression()) : undefined;
+        const callee = call && Node.isCallExpression(call) ? unwrapExpression(call.getExpression()) : undefined;
         if (callee && Node.isPropertyAccessExpression(callee) && iterates(callee.getName())) sources.push(callee.getExpression());
         current = undefined;
       } else current = undefined;
@@ -1181,7 +1166,7 @@ class HandlerReader {
       ) {
         continue;
       }
-      const left = bare(binary.getLeft());
+      const left = unwrapExpression(binary.getLeft());
       if (Node.isIdentifier(left)) {
         if (left.getText() === name && declarationOf(left) === declaration) values.push(binary.getRight());
       } else if (Node.isObjectLiteralExpression(left) || Node.isArrayLiteralExpression(left)) {
@@ -1208,9 +1193,9 @@ function frameKey(frame: Frame): string {
 
 /** The outermost object of a member chain (`a` in `a.b[c].d`). */
 function rootOf(node: Node): Node {
-  let current = bare(node);
+  let current = unwrapExpression(node);
   while (Node.isPropertyAccessExpression(current) || Node.isElementAccessExpression(current)) {
-    current = bare(current.getExpression());
+    current = unwrapExpression(current.getExpression());
   }
   return current;
 }
@@ -1220,7 +1205,7 @@ function patternTargets(pattern: Node): Node[] {
   const targets: Node[] = [];
   const add = (node: Node | undefined) => {
     if (!node) return;
-    const value = bare(node);
+    const value = unwrapExpression(node);
     if (Node.isObjectLiteralExpression(value) || Node.isArrayLiteralExpression(value)) targets.push(...patternTargets(value));
     else targets.push(value);
   };
@@ -1244,7 +1229,7 @@ function patternTargets(pattern: Node): Node[] {
 
 /** The condition holds only when the slot is empty: `!x`, `x === undefined`, `x == null`, `!map.has(k)`, `!(k in o)`. */
 function absentWhen(condition: Node, denotes: (n: Node) => boolean, slot: Slot): boolean {
-  const node = bare(condition);
+  const node = unwrapExpression(condition);
   if (Node.isPrefixUnaryExpression(node) && node.getOperatorToken() === SyntaxKind.ExclamationToken)
     return presentWhen(node.getOperand(), denotes, slot);
   if (Node.isBinaryExpression(node)) {
@@ -1258,7 +1243,7 @@ function absentWhen(condition: Node, denotes: (n: Node) => boolean, slot: Slot):
 
 /** The condition holds only when the slot is filled: `x`, `x !== undefined`, `map.has(k)`, `k in o`. */
 function presentWhen(condition: Node, denotes: (n: Node) => boolean, slot: Slot): boolean {
-  const node = bare(condition);
+  const node = unwrapExpression(condition);
   if (denotes(node)) return true;
   if (Node.isPrefixUnaryExpression(node) && node.getOperatorToken() === SyntaxKind.ExclamationToken)
     return absentWhen(node.getOperand(), denotes, slot);
@@ -1287,20 +1272,20 @@ function presentWhen(condition: Node, denotes: (n: Node) => boolean, slot: Slot)
 
 function comparesWithNothing(node: import('ts-morph').BinaryExpression, denotes: (n: Node) => boolean): boolean {
   const nothing = (n: Node) => {
-    const value = bare(n);
+    const value = unwrapExpression(n);
     return (
       Node.isNullLiteral(value) || value.getText() === 'undefined' || value.getText() === "'undefined'" || value.getText() === '"undefined"'
     );
   };
   const operand = (n: Node) => {
-    const value = bare(n);
+    const value = unwrapExpression(n);
     return denotes(Node.isTypeOfExpression(value) ? value.getExpression() : value);
   };
   return (nothing(node.getRight()) && operand(node.getLeft())) || (nothing(node.getLeft()) && operand(node.getRight()));
 }
 
 function sameText(a: Node, b: Node): boolean {
-  return bare(a).getText().replace(/\s+/g, '') === bare(b).getText().replace(/\s+/g, '');
+  return unwrapExpression(a).getText().replace(/\s+/g, '') === unwrapExpression(b).getText().replace(/\s+/g, '');
 }
 
 function sameObject(node: Node, slot: Slot): boolean {
