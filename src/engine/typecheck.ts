@@ -128,7 +128,7 @@ export class TypeCheckGate {
       project = new Project({
         tsConfigFilePath: config,
         skipAddingFilesFromTsConfig: true,
-        resolutionHost: migrationModuleResolution(environment),
+        resolutionHost: migrationModuleResolution(environment, packagesDirectory(config)),
       });
       this.projects.set(key, project);
     }
@@ -241,9 +241,16 @@ function importersOf(parsed: ts.ParsedCommandLine | undefined, changed: Set<stri
 /**
  * Standard resolution, except: the v2 packages the migration introduces, when the project has not installed them
  * yet, and the `raised` packages come from mcp-migrate's own copy — what the next install brings; `removed` packages do
- * not resolve from the project's own files (a dependency may still bring its own copy).
+ * not resolve from the project's own files (a dependency may still bring its own copy). What such a supplied package
+ * imports in turn (express and its types for `@modelcontextprotocol/express`) resolves from the project first, as it
+ * will once installed there: two copies of express's types would not match.
  */
-function migrationModuleResolution({ raised, removed }: Environment) {
+function migrationModuleResolution({ raised, removed }: Environment, projectPackages: string | undefined) {
+  const ownPackages = packagesDirectory(__filename);
+  const fromProject = projectPackages && projectPackages !== ownPackages ? path.join(projectPackages, 'package.json') : undefined;
+  // (the compiler names files by their real path; mcp-migrate's node_modules may be a link)
+  const ownModules = ownPackages && fs.realpathSync(path.join(ownPackages, 'node_modules')) + path.sep;
+  const supplied = (file: string) => !!ownModules && path.resolve(file).startsWith(ownModules);
   return (host: ts.ModuleResolutionHost, getOptions: () => ts.CompilerOptions) => ({
     resolveModuleNames(moduleNames: string[], containingFile: string): Array<ts.ResolvedModuleFull | undefined> {
       const options = getOptions();
@@ -251,6 +258,16 @@ function migrationModuleResolution({ raised, removed }: Environment) {
       const ownFile = !containingFile.split(/[\\/]/).includes('node_modules');
       return moduleNames.map((name) => {
         if (ownFile && removed.has(packageName(name))) return undefined;
+        if (
+          fromProject &&
+          supplied(containingFile) &&
+          !MIGRATION_MODULES.test(name) &&
+          !raised.has(packageName(name)) &&
+          !name.startsWith('.')
+        ) {
+          const installed = ts.resolveModuleName(name, fromProject, options, host).resolvedModule;
+          if (installed) return installed;
+        }
         if (raised.has(packageName(name))) return ours(name) ?? ts.resolveModuleName(name, containingFile, options, host).resolvedModule;
         const resolved = ts.resolveModuleName(name, containingFile, options, host).resolvedModule;
         return resolved || !MIGRATION_MODULES.test(name) ? resolved : ours(name);
@@ -274,8 +291,8 @@ function dependenciesInstalled(config: string): boolean {
 }
 
 /** The nearest directory above the config that holds a node_modules folder (where its packages resolve from). */
-function packagesDirectory(config: string): string | undefined {
-  for (let dir = path.dirname(config); ; dir = path.dirname(dir)) {
+function packagesDirectory(file: string): string | undefined {
+  for (let dir = path.dirname(file); ; dir = path.dirname(dir)) {
     if (fs.existsSync(path.join(dir, 'node_modules'))) return dir;
     if (path.dirname(dir) === dir) return undefined;
   }

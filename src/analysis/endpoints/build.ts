@@ -293,10 +293,17 @@ function unroutedMethods(endpoint: RegionNode): HttpMethod[] {
   const routed = new Set<HttpMethod>();
   for (const call of routeCalls(route.call.getSourceFile())) {
     if (call.receiver.getText() !== route.receiver.getText() || !call.path || pathOf(call.path) !== pathOf(route.path)) continue;
+    // (`app.use('/mcp', express.json())` is middleware: it passes every method on)
+    if (isMiddleware(call.call)) continue;
     if (call.methods === 'any') return [];
     call.methods.forEach((method) => routed.add(method));
   }
   return (['GET', 'DELETE'] as const).filter((method) => !routed.has(method));
+}
+
+function isMiddleware(call: Node): boolean {
+  const callee = Node.isCallExpression(call) ? call.getExpression() : undefined;
+  return !!callee && Node.isPropertyAccessExpression(callee) && callee.getName() === 'use';
 }
 
 function mountPrefixOf(region: RegionNode): string | undefined {

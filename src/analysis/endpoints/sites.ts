@@ -7,6 +7,7 @@ import type { FileFacts } from '../file-facts';
 import { nodesOfKind } from '../node-index';
 import { isSdkSymbol } from '../sdk-modules';
 import { resolveOrigin } from '../resolve';
+import { unwrapExpression } from './spans';
 
 export interface TransportSite {
   kind: 'sse-stream' | 'sse-messages' | 'streamable';
@@ -21,22 +22,29 @@ export function transportSites(facts: FileFacts): TransportSite[] {
     const res = construction.getArguments()[1];
     if (res) sites.push({ kind: 'sse-stream', node: construction, requestArgs: [res] });
   }
+  const handled = new Set<Node>();
   for (const call of facts.methodCalls('handlePostMessage', ['SSEServerTransport'])) {
+    handled.add(call);
     sites.push({ kind: 'sse-messages', node: call, requestArgs: call.getArguments().slice(0, 2) });
   }
-  const handled = new Set<Node>();
   for (const call of facts.methodCalls('handleRequest', ['StreamableHTTPServerTransport'])) {
     handled.add(call);
     sites.push({ kind: 'streamable', node: call, requestArgs: call.getArguments().slice(0, 2) });
   }
-  // `session.transport.handleRequest(req, res)`: a transport kept in an object whose type the analysis cannot see
-  // (no library types are loaded), in a file that works with the Streamable HTTP transport.
-  if (facts.constructions('StreamableHTTPServerTransport').length > 0) {
+  // `session.transport.handleRequest(req, res)`, `(session.transport as SSEServerTransport).handlePostMessage(req, res)`:
+  // a transport kept in an object whose type the analysis cannot see (no library types are loaded), in a file that
+  // constructs that transport.
+  const untyped = [
+    { method: 'handleRequest', kind: 'streamable', transport: 'StreamableHTTPServerTransport' },
+    { method: 'handlePostMessage', kind: 'sse-messages', transport: 'SSEServerTransport' },
+  ] as const;
+  for (const { method, kind, transport } of untyped) {
+    if (facts.constructions(transport).length === 0) continue;
     for (const call of nodesOfKind(facts.sourceFile, SyntaxKind.CallExpression)) {
       const callee = call.getExpression();
-      if (handled.has(call) || !Node.isPropertyAccessExpression(callee) || callee.getName() !== 'handleRequest') continue;
-      if (!/transport$/i.test(callee.getExpression().getText())) continue;
-      sites.push({ kind: 'streamable', node: call, requestArgs: call.getArguments().slice(0, 2) });
+      if (handled.has(call) || !Node.isPropertyAccessExpression(callee) || callee.getName() !== method) continue;
+      if (!/transport$/i.test(unwrapExpression(callee.getExpression()).getText())) continue;
+      sites.push({ kind, node: call, requestArgs: call.getArguments().slice(0, 2) });
     }
   }
   return sites;
