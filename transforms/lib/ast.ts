@@ -126,7 +126,8 @@ export function declaredNames(statement: AnyNode): string[] {
     (target.type === 'FunctionDeclaration' ||
       target.type === 'ClassDeclaration' ||
       target.type === 'TSInterfaceDeclaration' ||
-      target.type === 'TSTypeAliasDeclaration') &&
+      target.type === 'TSTypeAliasDeclaration' ||
+      target.type === 'TSEnumDeclaration') &&
     target.id
   ) {
     return [(target.id as AnyNode).name as string];
