@@ -101,6 +101,8 @@ export default function transform(file: FileInfo, api: API, options: TransformOp
         changed = addMarker(context, plan.verdict.at.line, markerRule(plan), plan.verdict.reason) || changed;
       continue;
     }
+    // A relayed bridge is rewritten by stdio-bridge first; its next analysis is an ordinary endpoint.
+    if (plan.bridge) continue;
     if (migrate(edit, plan)) {
       changed = true;
       options.appliedEndpoints?.add(plan.id);

@@ -11,6 +11,7 @@ import {
   DEFAULT_ENDPOINT_PATH,
   joinPath,
   type Arrival,
+  type BridgePlan,
   type EndpointPlan,
   type HttpMethod,
   type Methods,
@@ -31,6 +32,7 @@ import {
 import { SessionMachinery, sessionSiteNodes, sessionStateCalls, transportSites, type TransportSite } from './sites';
 import { regionStatements, serverSourceOf } from './server-source';
 import { isTestFile } from './classify';
+import { bridgeOf } from './bridge';
 import { readsOrigin } from '../origin';
 import { contains, spanOf, type RelPathOf } from './spans';
 
@@ -240,6 +242,7 @@ function planOf(group: DraftRegion[], relPath: RelPathOf, local: boolean): Endpo
       ),
     },
     stateless,
+    bridge: stream ? bridgeOf(stream.node, stream.facts, relPath) : undefined,
     sessionSites: group
       .flatMap((r) => sessionSiteNodes(r.node.block.getSourceFile()).filter((n) => contains(handling(r).block, n)))
       .map((n) => spanOf(n, relPath)),
@@ -453,10 +456,12 @@ function verdictOf(plan: EndpointPlan, group: DraftRegion[], connect: Node | und
     if (!draft.helper && !Node.isBlock(region.block))
       return stop('the handler is an arrow function without a block body; give it braces first', at);
   }
+  if (plan.bridge && !plan.bridge.relay) return stop(...bridgeStop(plan.bridge));
   const server = plan.server;
   const serverAt = connect ? spanOf(connect, relPath) : plan.regions[0].fn;
-  if (server.kind === 'unknown') return stop(server.why, serverAt);
-  if (server.kind === 'shared' && (server.blocker || !(server.hoist || server.factoryCall))) {
+  // A relayed bridge's server is a placeholder the stdio-bridge transform replaces first.
+  if (!plan.bridge && server.kind === 'unknown') return stop(server.why, serverAt);
+  if (!plan.bridge && server.kind === 'shared' && (server.blocker || !(server.hoist || server.factoryCall))) {
     return stop(server.blocker ?? 'the shared server cannot become a factory', server.declaration);
   }
   if (!plan.path.code && !plan.regions.some((r) => r.role === 'streamable' || r.role === 'sse-both')) {
@@ -469,6 +474,23 @@ function verdictOf(plan: EndpointPlan, group: DraftRegion[], connect: Node | und
       );
   }
   return { migratable: true };
+}
+
+/** Why a bridge that forwards raw messages to its child is not migrated, and where to say so. */
+function bridgeStop(bridge: BridgePlan): [string, Span] {
+  const child = bridge.child;
+  const chosen = bridge.routeParams.length
+    ? `, chosen by the route parameter ${bridge.routeParams.map((p) => `\`:${p}\``).join(', ')}`
+    : '';
+  if (child?.perConnection)
+    return [
+      `stdio bridge with one child process per SSE connection (\`${child.code}\`${chosen}): the child answers every message, initialize included, and holds that client's state, so a stateless POST has no child to forward to. Serve POST by hand: per request start (or take from a pool keyed by command and environment) an initialized child, forward the request, answer with its response; GET and DELETE 405, the old SSE paths 410, an Origin guard`,
+      child.start,
+    ];
+  return [
+    `stdio bridge: \`transport.onmessage\` hands every message to ${child ? `the child process (\`${child.code}\`)` : 'a child process mcp-migrate cannot see'}${chosen}, which answers them, so the connected server is a placeholder. Serve POST by hand: a fresh server per request that forwards to the child through one SDK \`Client\`, which initializes it once`,
+    bridge.forward,
+  ];
 }
 
 function orphanPlan(orphan: Orphan, relPath: RelPathOf, local: boolean): EndpointPlan {

@@ -36,7 +36,11 @@ export function serverSourceOf(region: RegionNode, facts: FileFacts, machinery: 
   if (!first) return { source: { kind: 'unknown', why: 'the handler never calls `server.connect(transport)`' } };
   const expression = unwrapExpression(first.server);
   if (Node.isCallExpression(expression) || Node.isNewExpression(expression)) {
-    return { source: built(region, first.call, expression, undefined, machinery), connect: first.call };
+    // `(await createServer()).connect(transport)` keeps its await.
+    let written = first.server;
+    while (Node.isParenthesizedExpression(written)) written = written.getExpression();
+    const init = Node.isAwaitExpression(written) && written.getExpression() === expression ? written : expression;
+    return { source: built(region, first.call, init, undefined, machinery), connect: first.call };
   }
   if (Node.isIdentifier(expression)) {
     const declaration = expression.getSymbol()?.getDeclarations()[0];
