@@ -57,6 +57,7 @@ const REQUIRED_FIXTURES = [
   'a-shared-stdio-http',
   'a-stdio-bridge',
   'a-stdio-gateway',
+  'a-nest-controller',
   'b-class-field-server',
   'c-admin-router',
   'b-fastify-get-delete',

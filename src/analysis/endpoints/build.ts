@@ -22,6 +22,7 @@ import {
 } from './model';
 import {
   declarationOf,
+  parameterDecorators,
   parameterNames,
   regionAround,
   requestFunctionOf,
@@ -338,6 +339,8 @@ function regionPlan(draft: DraftRegion, relPath: RelPathOf, endpoint: boolean): 
     pathSubject: region.pathSubject?.getText(),
     params,
     paramTypes,
+    paramDecorators: parameterDecorators(region.fn),
+    paramText: region.fn.getParameters().map((p) => p.getText()),
     async: !!region.fn.isAsync?.(),
     methods: region.methods,
     path: region.path?.getText(),
@@ -432,7 +435,7 @@ function verdictOf(plan: EndpointPlan, group: DraftRegion[], connect: Node | und
     if (!region.framework) return stop(`the framework serving this handler is not recognised; rewrite it by hand`, at);
     const params = parameterNames(region.fn);
     if (
-      !adapterFor(region.framework).access({ names: params, types: [] }) ||
+      !adapterFor(region.framework).access({ names: params, types: [], decorators: parameterDecorators(region.fn) }) ||
       params
         .slice(0, region.framework === 'express' || region.framework === 'node-http' || region.framework === 'fastify' ? 2 : 1)
         .some((p) => p === '')

@@ -9,7 +9,7 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 
 export type Methods = HttpMethod[] | 'any';
 
 /** The frameworks an endpoint can be served by; each has one adapter in src/frameworks/. */
-export type FrameworkId = 'express' | 'fastify' | 'koa' | 'hono' | 'node-http' | 'web-fetch';
+export type FrameworkId = 'express' | 'fastify' | 'koa' | 'hono' | 'nest' | 'node-http' | 'web-fetch';
 
 /** A range of a project file: offsets into the text the analysis saw, and 1-based line/column for people. */
 export interface Span {
@@ -78,6 +78,10 @@ export interface Region {
   params: string[];
   /** Their type annotations as written (`: Request`), or ''. */
   paramTypes: string[];
+  /** The decorator that injects each (`Res` for NestJS's `@Res() res`), or ''. */
+  paramDecorators: string[];
+  /** Each parameter as written, decorators and type included. */
+  paramText: string[];
   /** The function is async (a rewritten body may await). */
   async: boolean;
   methods: Methods;
