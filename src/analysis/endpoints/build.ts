@@ -35,7 +35,7 @@ import { regionStatements, serverSourceOf } from './server-source';
 import { isTestFile } from './classify';
 import { bridgeOf } from './bridge';
 import { readsOrigin } from '../origin';
-import { contains, spanOf, type RelPathOf } from './spans';
+import { contains, spanOf, type FunctionNode, type RelPathOf } from './spans';
 
 interface DraftRegion {
   /** Where the region is rewritten. */
@@ -432,7 +432,8 @@ function verdictOf(plan: EndpointPlan, group: DraftRegion[], connect: Node | und
   for (const draft of group) {
     const region = draft.node;
     const at = spanOf(region.fn, relPath);
-    if (!region.framework) return stop(`the framework serving this handler is not recognised; rewrite it by hand`, at);
+    if (!region.framework)
+      return stop(optionsObjectReason(region.fn) ?? `the framework serving this handler is not recognised; rewrite it by hand`, at);
     const params = parameterNames(region.fn);
     if (
       !adapterFor(region.framework).access({ names: params, types: [], decorators: parameterDecorators(region.fn) }) ||
@@ -477,6 +478,22 @@ function verdictOf(plan: EndpointPlan, group: DraftRegion[], connect: Node | und
       );
   }
   return { migratable: true };
+}
+
+/**
+ * A handler that takes its request objects inside an options object (`handle({ req, res, stateless, eventStore })`):
+ * requests cannot be followed to it, and the transport options are its callers' API.
+ */
+function optionsObjectReason(fn: FunctionNode): string | undefined {
+  const [first] = fn.getParameters();
+  const pattern = first && Node.isParameterDeclaration(first) ? first.getNameNode() : undefined;
+  if (!pattern || !Node.isObjectBindingPattern(pattern)) return undefined;
+  const names = pattern.getElements().map((e) => e.getName());
+  const objects = names.filter((n) => /^(?:req|request|res|response)$/.test(n));
+  if (objects.length === 0) return undefined;
+  const options = names.filter((n) => /stateless|session|eventStore|sse|endpoint/i.test(n));
+  const api = options.length ? `, and its options (${options.map((o) => `\`${o}\``).join(', ')}) are its callers' API` : '';
+  return `the handler takes its request objects inside an options object (\`{ ${objects.join(', ')}, … }\`), so mcp-migrate cannot follow requests to it${api}: migrate it by hand (a fresh server and a session-less transport per POST, 405 on GET and DELETE), or take \`req, res\` as parameters first`;
 }
 
 /** Why a bridge that forwards raw messages to its child is not migrated, and where to say so. */
