@@ -2,7 +2,15 @@
 // `@All(…)` on its methods; a handler that takes the response with `@Res()` writes it itself (Nest then sends
 // nothing), and Nest's JSON body parser has read the body (`@Body()`). A new endpoint is a method of the same
 // controller, in Nest's idiom: `@Post(path) async mcp(@Res() res, @Body() body) { … }`.
-import { Node, type CallExpression, type ClassDeclaration, type ClassExpression, type Decorator } from 'ts-morph';
+import {
+  Node,
+  SyntaxKind,
+  type CallExpression,
+  type ClassDeclaration,
+  type ClassExpression,
+  type Decorator,
+  type SourceFile,
+} from 'ts-morph';
 import type { Methods } from '../analysis/endpoints/model';
 import { resolveOrigin } from '../analysis/resolve';
 import { likelyString } from '../analysis/routes';
@@ -113,3 +121,19 @@ export const nest: FrameworkAdapter = {
     return { module: NEST_COMMON, names: ['Post', 'Get', 'Delete', ...(decorated(params, 'Body') ? ['Body'] : [])] };
   },
 };
+
+/**
+ * Events a NestJS `@Sse()` handler emits as `{ type: 'endpoint', … }`: the first event of the 2024-11-05 HTTP+SSE
+ * handshake, written by hand as an Observable of `MessageEvent`s.
+ */
+export function nestSseEndpointEvents(file: SourceFile): Node[] {
+  const events: Node[] = [];
+  for (const method of file.getDescendantsOfKind(SyntaxKind.MethodDeclaration)) {
+    if (!method.getDecorators().some((d) => nestDecoratorName(d) === 'Sse')) continue;
+    for (const property of method.getDescendantsOfKind(SyntaxKind.PropertyAssignment)) {
+      const value = property.getInitializer();
+      if (property.getName() === 'type' && value && likelyString(value) === 'endpoint') events.push(property.getParentOrThrow());
+    }
+  }
+  return events;
+}
