@@ -609,14 +609,25 @@ function answerUnrouted(edit: FileEdit, plan: EndpointPlan, endpoint: Region): b
   const route = endpoint.arrivals.find((a) => a.kind === 'route');
   if (plan.unrouted.length === 0 || !route || route.kind !== 'route' || !route.path || !adapter.route) return false;
   const registration = pathAt(edit.context, route.registration, ['CallExpression']);
-  const holder = registration && statementHolding(registration);
+  const holder = registration && (statementHolding(registration) ?? memberHolding(registration));
   if (!holder) return false;
   const params: HandlerParams = {
     names: endpoint.params.map((name, i) => name.replace(/^_+/, '') || adapter.defaultParams[i] || ''),
     types: endpoint.paramTypes,
+    decorators: endpoint.paramDecorators,
+    written: endpoint.paramText,
   };
-  const code = methodNotAllowedRoutes(edit, adapter, route, route.path, params, plan.unrouted as Array<'GET' | 'DELETE'>);
-  holder.list.splice(holder.list.indexOf(holder.statement) + 1, 0, placeholder(edit.context, code.join('\n'), 'block'));
+  const imports = adapter.routeImports?.(params);
+  const decorators = new Set<string>(plan.unrouted.map((method) => (method === 'GET' ? 'Get' : 'Delete')));
+  if (imports)
+    ensureNamedImports(
+      edit.context,
+      [imports.module],
+      imports.names.filter((n) => decorators.has(n)),
+    );
+  const code = methodNotAllowedRoutes(edit, adapter, route, route.path, params, plan.unrouted as Array<'GET' | 'DELETE'>).join('\n');
+  const inserted = 'member' in holder ? memberPlaceholder(edit.context, code) : placeholder(edit.context, code, 'block');
+  holder.list.splice(holder.list.indexOf(holder.statement) + 1, 0, inserted);
   return true;
 }
 

@@ -60,6 +60,13 @@ export function nestRoute(fn: Node): NestRoute | undefined {
   return undefined;
 }
 
+/** The routes of every method of the controller a route decorator belongs to. */
+export function controllerRoutes(decorator: CallExpression): NestRoute[] {
+  const controller = decorator.getFirstAncestor((n) => Node.isClassDeclaration(n) || Node.isClassExpression(n));
+  if (!controller || !(Node.isClassDeclaration(controller) || Node.isClassExpression(controller))) return [];
+  return controller.getMethods().flatMap((method) => nestRoute(method) ?? []);
+}
+
 /** `Get` for `@Get('sse')` when `Get` comes from @nestjs/common (through aliases), else undefined. */
 function nestDecoratorName(decorator: Decorator): string | undefined {
   const call = decorator.getCallExpression();

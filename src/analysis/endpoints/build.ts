@@ -7,6 +7,7 @@ import { nodesOfKind } from '../node-index';
 import { servesMcp } from '../serves-mcp';
 import { bindSites, LOOPBACK } from '../binds';
 import { adapterFor } from '../../frameworks';
+import { controllerRoutes } from '../../frameworks/nest';
 import {
   DEFAULT_ENDPOINT_PATH,
   joinPath,
@@ -295,8 +296,12 @@ function unroutedMethods(endpoint: RegionNode): HttpMethod[] {
   if (!route || route.kind !== 'route' || route.methods === 'any' || !route.path) return [];
   const pathOf = (node: Node) => staticString(node) ?? node.getText();
   const routed = new Set<HttpMethod>();
-  for (const call of routeCalls(route.call.getSourceFile())) {
-    if (call.receiver.getText() !== route.receiver.getText() || !call.path || pathOf(call.path) !== pathOf(route.path)) continue;
+  // Routes of the same receiver, or (NestJS) the decorated methods of the same controller.
+  const siblings = Node.isDecorator(route.call.getParent())
+    ? controllerRoutes(route.call)
+    : routeCalls(route.call.getSourceFile()).filter((call) => call.receiver.getText() === route.receiver.getText());
+  for (const call of siblings) {
+    if (!call.path || pathOf(call.path) !== pathOf(route.path)) continue;
     if (call.methods === 'any') return [];
     call.methods.forEach((method) => routed.add(method));
   }
