@@ -56,6 +56,8 @@ const REQUIRED_FIXTURES = [
   'b-initialize-credential',
   'a-shared-stdio-http',
   'a-stdio-bridge',
+  'a-stdio-gateway',
+  'a-nest-controller',
   'b-class-field-server',
   'c-admin-router',
   'b-fastify-get-delete',

@@ -20,13 +20,7 @@ const RUNS = [
  * breaks. They are bugs in transforms/ (listed in issue 6's closing note). Mutant ids depend on the fixture sources:
  * if a fixture changes, re-run the fuzz and update this list.
  */
-const KNOWN_FAILURES: Record<string, { kinds: Array<'idempotence' | 'leftover'>; why: string }> = {
-  // c-admin-router with `StreamableHTTPServerTransport` imported from a module that is not the SDK ('origin'): the first
-  // run migrates only the admin endpoint and so adds the SDK transport's import; on the second run the untyped-receiver
-  // fallback of transportSites (a file that builds the SDK transport) makes the public handler's
-  // `transport.handleRequest` a site, and migrate-endpoint marks it "the handler never calls server.connect(transport)".
-  '1:160': { kinds: ['idempotence', 'leftover'], why: 'sites depend on an import the first run adds' },
-};
+const KNOWN_FAILURES: Record<string, { kinds: Array<'idempotence' | 'leftover'>; why: string }> = {};
 
 describe('fuzz', () => {
   it('the mutator is deterministic and uses every mutation', () => {

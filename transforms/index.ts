@@ -3,6 +3,7 @@
 import type { API, FileInfo } from 'jscodeshift';
 import type { FixKind } from '../src/model';
 import type { TransformOptions } from './lib/context';
+import stdioBridge, * as bridgeMeta from './stdio-bridge';
 import migrateEndpoint, * as endpointMeta from './migrate-endpoint';
 import bindLocalhost, * as bindMeta from './bind-localhost';
 import idempotencyHints, * as hintsMeta from './idempotency-hints';
@@ -24,6 +25,8 @@ export interface TransformModule {
 export const transforms: readonly TransformModule[] = [
   // First: whether the server is local (it binds loopback) decides how later transforms validate Host.
   { id: bindMeta.id, rules: bindMeta.rules, level: 'unsafe', run: bindLocalhost },
+  // A stdio bridge that hands raw messages to one child becomes an ordinary server forwarding to it.
+  { id: bridgeMeta.id, rules: bridgeMeta.rules, level: 'auto', plans: true, run: stdioBridge },
   // Every MCP endpoint, whole or not at all, from the analysis's plan: in place, guarded, on the target's SDK.
   { id: endpointMeta.id, rules: endpointMeta.rules, level: 'auto', plans: true, run: migrateEndpoint },
   { id: handlesMeta.id, rules: handlesMeta.rules, level: 'unsafe', run: sessionHandles },

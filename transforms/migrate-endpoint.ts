@@ -11,8 +11,8 @@
 import type { API, ASTPath, FileInfo } from 'jscodeshift';
 import { createContext, print, type TransformContext, type TransformOptions } from './lib/context';
 import { referencedNames, statementsOf, type AnyNode } from './lib/ast';
-import { inlinePlaceholder, placeholder } from './lib/emit';
-import { ensureNamedImport } from './lib/imports';
+import { inlinePlaceholder, memberPlaceholder, placeholder } from './lib/emit';
+import { ensureNamedImport, ensureNamedImports } from './lib/imports';
 import { removeDeadDeclarations } from './lib/dead-code';
 import { addMarker, uniqueName } from './lib/markers';
 import { guardStatements, isLocalServer, type GuardContext } from './lib/guard';
@@ -101,6 +101,8 @@ export default function transform(file: FileInfo, api: API, options: TransformOp
         changed = addMarker(context, plan.verdict.at.line, markerRule(plan), plan.verdict.reason) || changed;
       continue;
     }
+    // A relayed bridge is rewritten by stdio-bridge first; its next analysis is an ordinary endpoint.
+    if (plan.bridge) continue;
     if (migrate(edit, plan)) {
       changed = true;
       options.appliedEndpoints?.add(plan.id);
@@ -228,7 +230,19 @@ function markUnusedParams(edit: FileEdit, fn: AnyNode, code: string[]): void {
     if (param.type !== 'Identifier' || (param.name as string).startsWith('_')) continue;
     const name = param.name as string;
     if (used.has(name) || new RegExp(`(?<![\\w$.])${name.replace(/\$/g, '\\$')}(?![\\w$])`).test(generated)) continue;
-    param.name = `_${name}`;
+    const decorators = (param.decorators as AnyNode[] | undefined) ?? [];
+    if (decorators.length === 0) {
+      param.name = `_${name}`;
+      continue;
+    }
+    // A decorated parameter (`@Req() req: Request`) keeps its line as written, with the new name.
+    const { j } = edit.context;
+    const type = param.typeAnnotation ? j(param.typeAnnotation as never).toSource() : '';
+    const text = `${decorators.map((d) => j(d as never).toSource()).join(' ')} _${name}${param.optional ? '?' : ''}${type}`;
+    param.name = inlinePlaceholder(edit.context, text);
+    param.decorators = [];
+    param.typeAnnotation = null;
+    param.optional = false;
   }
 }
 
@@ -245,7 +259,7 @@ function paramsFor(edit: FileEdit, region: Region, site: RegionSite, uses: numbe
     param.name = plain;
     names[index] = plain;
   }
-  return { names, types: region.paramTypes };
+  return { names, types: region.paramTypes, decorators: region.paramDecorators, written: region.paramText };
 }
 
 function answerWith(edit: FileEdit, region: Region, answer: Parameters<FrameworkAdapter['answer']>[1]): boolean {
@@ -398,6 +412,18 @@ function statementHolding(fnPath: ASTPath): { statement: AnyNode; list: AnyNode[
   return undefined;
 }
 
+/** The class member that holds the node (a decorated method), and the class body's member list. */
+function memberHolding(path: ASTPath): { statement: AnyNode; list: AnyNode[]; member: true } | undefined {
+  let current: ASTPath | null = path;
+  while (current?.parent) {
+    const parentNode = current.parent.node as AnyNode;
+    if (parentNode.type === 'ClassBody')
+      return { statement: current.node as unknown as AnyNode, list: parentNode.body as AnyNode[], member: true };
+    current = current.parent;
+  }
+  return undefined;
+}
+
 function freeLocal(candidates: string[], server: ServerCode, params: HandlerParams): string {
   const used = new Set([...params.names, server.variable, ...server.prelude.flatMap((s) => s.match(/[A-Za-z_$][\w$]*/g) ?? [])]);
   return candidates.find((c) => !used.has(c)) ?? `${candidates[0]}${used.size}`;
@@ -502,15 +528,21 @@ function importOriginOf(context: TransformContext, local: string): { module: str
 function addEndpointBeside(edit: FileEdit, plan: EndpointPlan, stream: Region, endpoint: { code: string; display: string }): boolean {
   const adapter = adapterFor(stream.framework);
   // The new handler's own parameters: the stream handler's names (its prelude uses them), without an "unused" `_`.
-  const params: HandlerParams = {
+  const streamParams: HandlerParams = {
     names: stream.params.map((name, i) => name.replace(/^_+/, '') || adapter.defaultParams[i] || ''),
     types: stream.paramTypes,
+    decorators: stream.paramDecorators,
+    written: stream.paramText,
   };
+  const params = adapter.endpointParams?.(streamParams) ?? streamParams;
   const route = stream.arrivals.find((a) => a.kind === 'route');
   if (route && route.kind === 'route' && adapter.route) {
     const registration = pathAt(edit.context, route.registration, ['CallExpression']);
-    const holder = registration && statementHolding(registration);
+    // A route call is a statement; a NestJS route decorator sits on a method of the controller.
+    const holder = registration && (statementHolding(registration) ?? memberHolding(registration));
     if (!holder) throw new Error('the stream route is not a statement');
+    const imports = adapter.routeImports?.(params);
+    if (imports) ensureNamedImports(edit.context, [imports.module], imports.names);
     const body = endpointBody(edit, plan, stream, adapter, params, false, registration);
     const code = [
       `// mcp-migrate: stateless Streamable HTTP on ${endpoint.display}: POST only, a fresh server per request, no sessions.`,
@@ -518,7 +550,9 @@ function addEndpointBeside(edit: FileEdit, plan: EndpointPlan, stream: Region, e
       '',
       ...methodNotAllowedRoutes(edit, adapter, route, endpoint.code, params, ['GET', 'DELETE']),
     ];
-    holder.list.splice(holder.list.indexOf(holder.statement), 0, placeholder(edit.context, code.join('\n'), 'block'));
+    const inserted =
+      'member' in holder ? memberPlaceholder(edit.context, code.join('\n')) : placeholder(edit.context, code.join('\n'), 'block');
+    holder.list.splice(holder.list.indexOf(holder.statement), 0, inserted);
     return true;
   }
   if (stream.kind === 'branch' && stream.branch && stream.pathSubject) {
@@ -575,14 +609,25 @@ function answerUnrouted(edit: FileEdit, plan: EndpointPlan, endpoint: Region): b
   const route = endpoint.arrivals.find((a) => a.kind === 'route');
   if (plan.unrouted.length === 0 || !route || route.kind !== 'route' || !route.path || !adapter.route) return false;
   const registration = pathAt(edit.context, route.registration, ['CallExpression']);
-  const holder = registration && statementHolding(registration);
+  const holder = registration && (statementHolding(registration) ?? memberHolding(registration));
   if (!holder) return false;
   const params: HandlerParams = {
     names: endpoint.params.map((name, i) => name.replace(/^_+/, '') || adapter.defaultParams[i] || ''),
     types: endpoint.paramTypes,
+    decorators: endpoint.paramDecorators,
+    written: endpoint.paramText,
   };
-  const code = methodNotAllowedRoutes(edit, adapter, route, route.path, params, plan.unrouted as Array<'GET' | 'DELETE'>);
-  holder.list.splice(holder.list.indexOf(holder.statement) + 1, 0, placeholder(edit.context, code.join('\n'), 'block'));
+  const imports = adapter.routeImports?.(params);
+  const decorators = new Set<string>(plan.unrouted.map((method) => (method === 'GET' ? 'Get' : 'Delete')));
+  if (imports)
+    ensureNamedImports(
+      edit.context,
+      [imports.module],
+      imports.names.filter((n) => decorators.has(n)),
+    );
+  const code = methodNotAllowedRoutes(edit, adapter, route, route.path, params, plan.unrouted as Array<'GET' | 'DELETE'>).join('\n');
+  const inserted = 'member' in holder ? memberPlaceholder(edit.context, code) : placeholder(edit.context, code, 'block');
+  holder.list.splice(holder.list.indexOf(holder.statement) + 1, 0, inserted);
   return true;
 }
 

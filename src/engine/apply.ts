@@ -17,6 +17,7 @@ import { rulesOf, type Migration } from './migrate';
 import { migrateOrDefer, V2_DEFERRED_RULE } from './v2-fallback';
 import { zodCompanions } from './v2-fixups';
 import { ownerManifests } from './manifests';
+import { joinPath } from '../analysis/endpoints/model';
 
 export { DEFAULT_TARGET, TARGETS, type Target } from './targets';
 export { migrateSources, type MigrateOptions, type Migration } from './migrate';
@@ -191,6 +192,7 @@ function servedEndpoints(migration: Migration, newEndpoint = '/mcp'): ServedEndp
       const region = plan.regions.find((r) => r.endpoint) ?? plan.regions.find((r) => r.role === 'sse-stream') ?? plan.regions[0];
       const route = region.arrivals.find((a) => a.kind === 'route');
       const at = route?.kind === 'route' ? route.registration : region.fn;
-      return { file: at.file, line: at.line, path: plan.path.display || newEndpoint };
+      const prefix = route?.kind === 'route' ? route.mountPrefix : undefined;
+      return { file: at.file, line: at.line, path: plan.path.display || joinPath(prefix, newEndpoint) };
     });
 }

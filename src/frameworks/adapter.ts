@@ -15,6 +15,10 @@ export interface Style {
 export interface HandlerParams {
   names: string[];
   types: string[];
+  /** The decorator that injects each parameter (`Res` for NestJS's `@Res() res`), or ''. */
+  decorators?: string[];
+  /** Each parameter as written, decorators and type included (`@Res() res: Response`). */
+  written?: string[];
 }
 
 /**
@@ -64,6 +68,10 @@ export interface FrameworkAdapter {
     params: HandlerParams,
     body: string[],
   ): string[];
+  /** The parameters of a new endpoint handler made from the stream handler's (NestJS adds `@Body() body`). */
+  endpointParams?(params: HandlerParams): HandlerParams;
+  /** Names `route` code uses that the file must import (NestJS's `Post`, `Get`, `Delete`). */
+  routeImports?(params: HandlerParams): { module: string; names: string[] };
   /** The v2 app factory that validates Host and Origin, and the constructors it replaces. */
   appFactory?: { module: string; name: string; replaces: Array<{ module: string; name: string }> };
 }

@@ -5,10 +5,11 @@ import { express } from './express';
 import { fastify } from './fastify';
 import { hono } from './hono';
 import { koa } from './koa';
+import { nest } from './nest';
 import { nodeHttp } from './node-http';
 import { webFetch } from './web-fetch';
 
-export const adapters: readonly FrameworkAdapter[] = [express, fastify, koa, hono, nodeHttp, webFetch];
+export const adapters: readonly FrameworkAdapter[] = [express, fastify, koa, hono, nest, nodeHttp, webFetch];
 
 export function adapterFor(id: FrameworkId): FrameworkAdapter {
   const adapter = adapters.find((a) => a.id === id);

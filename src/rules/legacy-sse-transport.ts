@@ -1,4 +1,5 @@
 import { nodesOfKind } from '../analysis/node-index';
+import { nestSseEndpointEvents } from '../frameworks/nest';
 import { Node, SyntaxKind, type SourceFile } from 'ts-morph';
 import type { Rule } from './rule';
 import { stringLiterals } from '../analysis/file-facts';
@@ -53,6 +54,16 @@ export const legacySseTransport: Rule = {
         fix: 'manual',
         hint: 'Replace the hand-written stream with the SDK Streamable HTTP transport in stateless mode.',
       });
+    }
+    for (const event of nestSseEndpointEvents(sourceFile)) {
+      report(
+        event,
+        'Hand-rolled HTTP+SSE transport: a NestJS `@Sse()` stream that emits an `endpoint` event is the deprecated 2024-11-05 handshake.',
+        {
+          fix: 'manual',
+          hint: 'Replace the `@Sse()` stream with a `@Post()` method serving the SDK Streamable HTTP transport in stateless mode; `@Get`/`@Delete` answer 405.',
+        },
+      );
     }
     checkFrameworks(sourceFile, facts, report);
   },

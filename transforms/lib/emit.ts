@@ -24,6 +24,14 @@ export function placeholder(context: TransformContext, code: string, spacing: Sp
   return statementsOf(context.j, `${token};`)[0];
 }
 
+/** A placeholder class member (`token;`, a property), for code written into a class body (a NestJS route method). */
+export function memberPlaceholder(context: TransformContext, code: string): AnyNode {
+  const statement = placeholder(context, code, 'block');
+  const token = ((statement.expression as AnyNode).name as string) ?? '';
+  const [holder] = statementsOf(context.j, `class Holder {\n  ${token};\n}`);
+  return ((holder.body as AnyNode).body as AnyNode[])[0];
+}
+
 /** Change the code a placeholder statement stands for (an import that takes one more name). */
 export function rewritePlaceholder(context: TransformContext, node: AnyNode, code: string): void {
   const token = (node.expression as AnyNode | undefined)?.name;

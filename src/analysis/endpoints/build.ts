@@ -7,10 +7,12 @@ import { nodesOfKind } from '../node-index';
 import { servesMcp } from '../serves-mcp';
 import { bindSites, LOOPBACK } from '../binds';
 import { adapterFor } from '../../frameworks';
+import { controllerRoutes } from '../../frameworks/nest';
 import {
   DEFAULT_ENDPOINT_PATH,
   joinPath,
   type Arrival,
+  type BridgePlan,
   type EndpointPlan,
   type HttpMethod,
   type Methods,
@@ -21,6 +23,7 @@ import {
 } from './model';
 import {
   declarationOf,
+  parameterDecorators,
   parameterNames,
   regionAround,
   requestFunctionOf,
@@ -31,8 +34,9 @@ import {
 import { SessionMachinery, sessionSiteNodes, sessionStateCalls, transportSites, type TransportSite } from './sites';
 import { regionStatements, serverSourceOf } from './server-source';
 import { isTestFile } from './classify';
+import { bridgeOf } from './bridge';
 import { readsOrigin } from '../origin';
-import { contains, spanOf, type RelPathOf } from './spans';
+import { contains, spanOf, type FunctionNode, type RelPathOf } from './spans';
 
 interface DraftRegion {
   /** Where the region is rewritten. */
@@ -240,6 +244,7 @@ function planOf(group: DraftRegion[], relPath: RelPathOf, local: boolean): Endpo
       ),
     },
     stateless,
+    bridge: stream ? bridgeOf(stream.node, stream.facts, relPath) : undefined,
     sessionSites: group
       .flatMap((r) => sessionSiteNodes(r.node.block.getSourceFile()).filter((n) => contains(handling(r).block, n)))
       .map((n) => spanOf(n, relPath)),
@@ -291,10 +296,14 @@ function unroutedMethods(endpoint: RegionNode): HttpMethod[] {
   if (!route || route.kind !== 'route' || route.methods === 'any' || !route.path) return [];
   const pathOf = (node: Node) => staticString(node) ?? node.getText();
   const routed = new Set<HttpMethod>();
-  for (const call of routeCalls(route.call.getSourceFile())) {
-    if (call.receiver.getText() !== route.receiver.getText() || !call.path || pathOf(call.path) !== pathOf(route.path)) continue;
+  // Routes of the same receiver, or (NestJS) the decorated methods of the same controller.
+  const siblings = Node.isDecorator(route.call.getParent())
+    ? controllerRoutes(route.call)
+    : routeCalls(route.call.getSourceFile()).filter((call) => call.receiver.getText() === route.receiver.getText());
+  for (const call of siblings) {
+    if (!call.path || pathOf(call.path) !== pathOf(route.path)) continue;
     // (`app.use('/mcp', express.json())` is middleware: it passes every method on)
-    if (isMiddleware(call.call)) continue;
+    if ('call' in call && isMiddleware(call.call)) continue;
     if (call.methods === 'any') return [];
     call.methods.forEach((method) => routed.add(method));
   }
@@ -342,6 +351,8 @@ function regionPlan(draft: DraftRegion, relPath: RelPathOf, endpoint: boolean): 
     pathSubject: region.pathSubject?.getText(),
     params,
     paramTypes,
+    paramDecorators: parameterDecorators(region.fn),
+    paramText: region.fn.getParameters().map((p) => p.getText()),
     async: !!region.fn.isAsync?.(),
     methods: region.methods,
     path: region.path?.getText(),
@@ -433,10 +444,11 @@ function verdictOf(plan: EndpointPlan, group: DraftRegion[], connect: Node | und
   for (const draft of group) {
     const region = draft.node;
     const at = spanOf(region.fn, relPath);
-    if (!region.framework) return stop(`the framework serving this handler is not recognised; rewrite it by hand`, at);
+    if (!region.framework)
+      return stop(optionsObjectReason(region.fn) ?? `the framework serving this handler is not recognised; rewrite it by hand`, at);
     const params = parameterNames(region.fn);
     if (
-      !adapterFor(region.framework).access({ names: params, types: [] }) ||
+      !adapterFor(region.framework).access({ names: params, types: [], decorators: parameterDecorators(region.fn) }) ||
       params
         .slice(0, region.framework === 'express' || region.framework === 'node-http' || region.framework === 'fastify' ? 2 : 1)
         .some((p) => p === '')
@@ -460,10 +472,12 @@ function verdictOf(plan: EndpointPlan, group: DraftRegion[], connect: Node | und
     if (!draft.helper && !Node.isBlock(region.block))
       return stop('the handler is an arrow function without a block body; give it braces first', at);
   }
+  if (plan.bridge && !plan.bridge.relay) return stop(...bridgeStop(plan.bridge));
   const server = plan.server;
   const serverAt = connect ? spanOf(connect, relPath) : plan.regions[0].fn;
-  if (server.kind === 'unknown') return stop(server.why, serverAt);
-  if (server.kind === 'shared' && (server.blocker || !(server.hoist || server.factoryCall))) {
+  // A relayed bridge's server is a placeholder the stdio-bridge transform replaces first.
+  if (!plan.bridge && server.kind === 'unknown') return stop(server.why, serverAt);
+  if (!plan.bridge && server.kind === 'shared' && (server.blocker || !(server.hoist || server.factoryCall))) {
     return stop(server.blocker ?? 'the shared server cannot become a factory', server.declaration);
   }
   if (!plan.path.code && !plan.regions.some((r) => r.role === 'streamable' || r.role === 'sse-both')) {
@@ -476,6 +490,39 @@ function verdictOf(plan: EndpointPlan, group: DraftRegion[], connect: Node | und
       );
   }
   return { migratable: true };
+}
+
+/**
+ * A handler that takes its request objects inside an options object (`handle({ req, res, stateless, eventStore })`):
+ * requests cannot be followed to it, and the transport options are its callers' API.
+ */
+function optionsObjectReason(fn: FunctionNode): string | undefined {
+  const [first] = fn.getParameters();
+  const pattern = first && Node.isParameterDeclaration(first) ? first.getNameNode() : undefined;
+  if (!pattern || !Node.isObjectBindingPattern(pattern)) return undefined;
+  const names = pattern.getElements().map((e) => e.getName());
+  const objects = names.filter((n) => /^(?:req|request|res|response)$/.test(n));
+  if (objects.length === 0) return undefined;
+  const options = names.filter((n) => /stateless|session|eventStore|sse|endpoint/i.test(n));
+  const api = options.length ? `, and its options (${options.map((o) => `\`${o}\``).join(', ')}) are its callers' API` : '';
+  return `the handler takes its request objects inside an options object (\`{ ${objects.join(', ')}, … }\`), so mcp-migrate cannot follow requests to it${api}: migrate it by hand (a fresh server and a session-less transport per POST, 405 on GET and DELETE), or take \`req, res\` as parameters first`;
+}
+
+/** Why a bridge that forwards raw messages to its child is not migrated, and where to say so. */
+function bridgeStop(bridge: BridgePlan): [string, Span] {
+  const child = bridge.child;
+  const chosen = bridge.routeParams.length
+    ? `, chosen by the route parameter ${bridge.routeParams.map((p) => `\`:${p}\``).join(', ')}`
+    : '';
+  if (child?.perConnection)
+    return [
+      `stdio bridge with one child process per SSE connection (\`${child.code}\`${chosen}): the child answers every message, initialize included, and holds that client's state, so a stateless POST has no child to forward to. Serve POST by hand: per request start (or take from a pool keyed by command and environment) an initialized child, forward the request, answer with its response; GET and DELETE 405, the old SSE paths 410, an Origin guard`,
+      child.start,
+    ];
+  return [
+    `stdio bridge: \`transport.onmessage\` hands every message to ${child ? `the child process (\`${child.code}\`)` : 'a child process mcp-migrate cannot see'}${chosen}, which answers them, so the connected server is a placeholder. Serve POST by hand: a fresh server per request that forwards to the child through one SDK \`Client\`, which initializes it once`,
+    bridge.forward,
+  ];
 }
 
 function orphanPlan(orphan: Orphan, relPath: RelPathOf, local: boolean): EndpointPlan {

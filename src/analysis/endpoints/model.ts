@@ -9,7 +9,7 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 
 export type Methods = HttpMethod[] | 'any';
 
 /** The frameworks an endpoint can be served by; each has one adapter in src/frameworks/. */
-export type FrameworkId = 'express' | 'fastify' | 'koa' | 'hono' | 'node-http' | 'web-fetch';
+export type FrameworkId = 'express' | 'fastify' | 'koa' | 'hono' | 'nest' | 'node-http' | 'web-fetch';
 
 /** A range of a project file: offsets into the text the analysis saw, and 1-based line/column for people. */
 export interface Span {
@@ -78,6 +78,10 @@ export interface Region {
   params: string[];
   /** Their type annotations as written (`: Request`), or ''. */
   paramTypes: string[];
+  /** The decorator that injects each (`Res` for NestJS's `@Res() res`), or ''. */
+  paramDecorators: string[];
+  /** Each parameter as written, decorators and type included. */
+  paramText: string[];
   /** The function is async (a rewritten body may await). */
   async: boolean;
   methods: Methods;
@@ -163,6 +167,44 @@ export interface TransportOptions {
   jsonResponse: boolean;
 }
 
+/**
+ * A stdio-to-HTTP bridge whose HTTP+SSE handler takes the transport's messages over and writes them to a child
+ * process (src/analysis/endpoints/bridge.ts): the child answers everything, initialize included.
+ */
+export interface BridgePlan {
+  /** The assignment that takes the messages over (`transport.onmessage = (message) => …`). */
+  forward: Span;
+  /** The child process it writes to, where it starts (`spawn(command, …)`), when the analysis can see it. */
+  child?: {
+    start: Span;
+    /** The start as written, on one line. */
+    code: string;
+    /** Started by the SSE handler: one child per connection, so per client. */
+    perConnection: boolean;
+  };
+  /** Route parameters of the SSE path (`/:command/sse` → `command`), which may choose the child. */
+  routeParams: string[];
+  /** One child for every client, in a shape the stdio-bridge transform rewrites: what it changes. */
+  relay?: BridgeRelay;
+}
+
+/**
+ * How a one-child bridge becomes an ordinary server: an SDK `Client` speaks to the child over its stdio (sending
+ * the child's one initialize), and a server factory answers initialize with the child's result and forwards every
+ * other message through that client. The SSE handler connects a server from the factory instead of the placeholder.
+ */
+export interface BridgeRelay {
+  /** The child process variable (`child`), and the statement that declares it: the client is created after it. */
+  child: string;
+  declaration: Span;
+  /** The placeholder server in the SSE handler's `connect` call (`gateway` in `gateway.connect(transport)`). */
+  server: Span;
+  /** The `transport.onmessage = …` statement, removed. */
+  forward: Span;
+  /** Statements that hand the child's output to the SSE transports (`child.stdout.on('data', …)`), removed. */
+  output: Span[];
+}
+
 export interface EndpointPlan {
   /** Stable across re-analysis: the file of the first region and the endpoint path. */
   id: string;
@@ -176,6 +218,8 @@ export interface EndpointPlan {
   stateless: boolean;
   /** Session machinery the migration removes: stores, id generators, event stores (spans, for the report). */
   sessionSites: Span[];
+  /** The endpoint is a stdio bridge that forwards raw messages to a child process. */
+  bridge?: BridgePlan;
   /** Something in front of the endpoint already validates Origin. */
   originGuarded: boolean;
   /** Every listener of the server binds loopback: Host is checked too. */

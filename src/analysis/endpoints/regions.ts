@@ -7,6 +7,7 @@ import { conditionConstraint, likelyString, methodNamedHandler, pathGuardLiteral
 import { nodesOfKind } from '../node-index';
 import { resolveOrigin } from '../resolve';
 import { adapters } from '../../frameworks';
+import { nestRoute } from '../../frameworks/nest';
 import type { FrameworkId, HttpMethod, Methods } from './model';
 import { contains, isFunctionNode, rootOf, unwrapExpression, type FunctionNode } from './spans';
 
@@ -198,6 +199,12 @@ export function arrivalsOf(fn: FunctionNode, depth = 0): ArrivalNode[] {
 
 function routeArrivals(fn: FunctionNode): ArrivalNode[] {
   const arrivals: ArrivalNode[] = [];
+  const decorated = nestRoute(fn);
+  if (decorated) {
+    const { decorator, controller, methods, path, prefix } = decorated;
+    const receiver = controller.getNameNode() ?? controller;
+    arrivals.push({ kind: 'route', call: decorator, receiver, methods, path, mountPrefix: prefix, middlewares: [], inline: true });
+  }
   for (const file of fn.getProject().getSourceFiles()) {
     for (const route of routeCalls(file)) {
       const viaMiddleware = route.middlewares.some((m) => resolveHandler(m) === fn);
@@ -331,10 +338,20 @@ function frameworkOf(fn: FunctionNode, arrivals: ArrivalNode[]): FrameworkId | u
       const passesRaw = arrival.call.getArguments().some((a) => /\.(?:raw|req|res)$/.test(a.getText()));
       return passesRaw ? 'node-http' : arrival.caller.framework;
     }
+    if (Node.isDecorator(arrival.call.getParent())) return 'nest';
     const byReceiver = receiverFramework(arrival.receiver);
     if (byReceiver) return byReceiver;
   }
   return parameterFramework(fn) ?? adapters.find((a) => a.readsLike?.(fn, params))?.id ?? (params.length >= 2 ? 'express' : undefined);
+}
+
+/** The decorator that injects each parameter (`@Res() res` → `Res`), or ''. */
+export function parameterDecorators(fn: FunctionNode): string[] {
+  return fn.getParameters().map((p) => {
+    const call = Node.isParameterDeclaration(p) ? p.getDecorators()[0]?.getCallExpression() : undefined;
+    const callee = call?.getExpression();
+    return callee ? (Node.isPropertyAccessExpression(callee) ? callee.getName() : callee.getText()) : '';
+  });
 }
 
 export function parameterNames(fn: FunctionNode): string[] {

@@ -33,10 +33,25 @@ export function serverSourceOf(region: RegionNode, facts: FileFacts, machinery: 
   const statements = regionStatements(region);
   const connects = connectCalls(facts, region.block).filter((c) => statements.some((s) => contains(s, c.call)));
   const first = connects[0];
-  if (!first) return { source: { kind: 'unknown', why: 'the handler never calls `server.connect(transport)`' } };
+  if (!first) {
+    const handOff = transportHandOff(facts, statements);
+    if (handOff)
+      return {
+        source: {
+          kind: 'unknown',
+          why: `the transport is handed to \`${firstLine(handOff)}\`, which connects a server kept outside the handler (shared by every connection, e.g. one per id in a service); make that code build a fresh server per request (keep a factory, not an instance), then serve the endpoint statelessly`,
+        },
+        connect: handOff,
+      };
+    return { source: { kind: 'unknown', why: 'the handler never calls `server.connect(transport)`' } };
+  }
   const expression = unwrapExpression(first.server);
   if (Node.isCallExpression(expression) || Node.isNewExpression(expression)) {
-    return { source: built(region, first.call, expression, undefined, machinery), connect: first.call };
+    // `(await createServer()).connect(transport)` keeps its await.
+    let written = first.server;
+    while (Node.isParenthesizedExpression(written)) written = written.getExpression();
+    const init = Node.isAwaitExpression(written) && written.getExpression() === expression ? written : expression;
+    return { source: built(region, first.call, init, undefined, machinery), connect: first.call };
   }
   if (Node.isIdentifier(expression)) {
     const declaration = expression.getSymbol()?.getDeclarations()[0];
@@ -60,6 +75,16 @@ export function serverSourceOf(region: RegionNode, facts: FileFacts, machinery: 
     };
   }
   return { source: { kind: 'unknown', why: `the server \`${first.server.getText()}\` is not built where its origin can be read` } };
+}
+
+/** A call in the statements that hands the SDK transport to other code (`this.servers.connect(id, transport)`). */
+function transportHandOff(facts: FileFacts, statements: Node[]): Node | undefined {
+  for (const statement of statements)
+    for (const call of statement.getDescendantsOfKind(SyntaxKind.CallExpression)) {
+      if (call.getArguments().some((a) => facts.holds(a, 'SSEServerTransport') || facts.holds(a, 'StreamableHTTPServerTransport')))
+        if (!/\.(?:set|push|add|register\w*)$/.test(call.getExpression().getText())) return call;
+    }
+  return undefined;
 }
 
 /** The statements of a region: the block's, from the first one after a path guard. */
