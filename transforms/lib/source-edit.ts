@@ -23,12 +23,14 @@ export function appendProperty(context: TransformContext, object: AnyNode, prope
   if (!text.includes('\n')) {
     return `${text.slice(0, lastEnd)}, ${property}${hasComma ? ',' : ''}${text.slice(lastEnd).replace(/^,/, '')}`;
   }
-  const source = context.parsed;
-  const lastStart = last.start as number;
-  const indentation = source.slice(source.lastIndexOf('\n', lastStart - 1) + 1, lastStart);
+  // (cut with the file's own indentation: a tab-indented file's parser sees its tabs as spaces)
+  const start = object.start as number;
+  const cut = (from: number, to: number) => sourceText(context, start + from, start + to);
+  const indentation = lineIndentation(context, last.start as number);
   // Keep the author's trailing-comma style: a comma after the new property only if the old last one had one.
-  const tail = hasComma ? between.slice(between.indexOf(',') + 1) : between;
-  return `${text.slice(0, lastEnd)},\n${indentation}${property}${hasComma ? ',' : ''}${tail}${text.slice(closing)}`;
+  const tail = cut(lastEnd, closing);
+  const afterComma = hasComma ? tail.slice(tail.indexOf(',') + 1) : tail;
+  return `${cut(0, lastEnd)},\n${indentation}${property}${hasComma ? ',' : ''}${afterComma}${cut(closing, text.length)}`;
 }
 
 /**
