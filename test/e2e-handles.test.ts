@@ -71,12 +71,16 @@ describe('apply --unsafe: session state becomes explicit handles', () => {
     await disposeFixture(dir);
   });
 
-  it('without --unsafe the stateful tools are listed as manual, not rewritten', async () => {
+  it('without --unsafe the stateful tools are listed as manual and marked with the handle recipe, not rewritten', async () => {
     const { dir } = await prepareFixture('f-session-cart');
     const result = apply({ paths: [dir], cwd: dir, allowDirty: true, dryRun: true, target: '2025-11-25' });
-    expect(result.changes.find((c) => c.file === 'src/server.ts')?.ruleIds ?? []).not.toContain('session-state');
+    const diff = result.changes.find((c) => c.file === 'src/server.ts')?.diff ?? '';
+    expect(diff).not.toMatch(/^\+.*session_handle: z\./m);
     const manual = result.manual.filter((m) => m.ruleId === 'session-state');
-    expect(manual.map((m) => m.line).length).toBe(3);
+    const markers = manual.filter((m) => m.message.startsWith('Manual migration left by mcp-migrate'));
+    expect(manual.length - markers.length).toBe(3);
+    expect(markers.length).toBe(3);
+    for (const marker of markers) expect(marker.message).toMatch(/open_session.*session_handle.*TTL/);
     await disposeFixture(dir);
   });
 });

@@ -44,6 +44,10 @@ function rewrite(context: TransformContext, anchors: Finding[]): true | string {
   if (anchors.some((a) => /AsyncLocalStorage/.test(a.message))) {
     return 'state lives in AsyncLocalStorage entered per request; give the tools an explicit handle argument (an open_* tool that mints it) and look the state up by handle';
   }
+  const filledAtStart = anchors.find((a) => a.data?.filledAtSessionStart)?.data?.filledAtSessionStart;
+  if (filledAtStart) {
+    return `\`${String(filledAtStart)}\` is filled when a session starts, not by the tools, so a handle would find nothing: make open_session create that entry keyed by the handle it mints, then pass session_handle to the tools that read it`;
+  }
   // Factory variables reported by the detector (declarators), and the function that declares them.
   const factoryAnchors = anchors.filter((a) => /per-session server factory/.test(a.message));
   const declarators = root

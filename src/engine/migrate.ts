@@ -134,16 +134,18 @@ export function migrateSources(sources: SourceInput[], options: MigrateOptions =
     analysis = reanalyze(files, rules);
     stale = false;
   }
-  // What a transform should have fixed but did not gets a marker now, not on the next run.
+  // What a transform should have fixed but did not gets a marker now, not on the next run. So does session state a
+  // project served over HTTP still keeps (without --unsafe, or where the handles could not be applied): without
+  // protocol sessions it silently resets, so the gate stays red until it moves behind a handle.
   const fixedByRunTransforms = new Set(enabled.flatMap((t) => t.rules));
+  const servesHttp = plans.length > 0 || analysis.endpoints().length > 0;
   for (const fileAnalysis of analysis.files) {
     const working = files.get(fileAnalysis.relPath)!;
     if (working.failed || fileAnalysis.parseError) continue;
     const leftovers = fileAnalysis.findings.filter(
       (f) =>
-        f.fix === 'auto' &&
-        f.severity !== 'info' &&
-        fixedByRunTransforms.has(f.ruleId) &&
+        ((f.fix === 'auto' && f.severity !== 'info' && fixedByRunTransforms.has(f.ruleId)) ||
+          (servesHttp && f.ruleId === 'session-state')) &&
         !f.data?.marker &&
         !markedByPlan(f, options.rolledBack) &&
         !markedNear(fileAnalysis.findings, f),

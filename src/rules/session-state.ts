@@ -1,9 +1,10 @@
 import { nodesOfKind } from '../analysis/node-index';
-import { Node, SyntaxKind, type SourceFile } from 'ts-morph';
+import { Node, SyntaxKind, type PropertyAccessExpression, type SourceFile } from 'ts-morph';
 import type { Rule } from './rule';
 import { resolveHandler, routeContextsOf, staticString } from '../analysis/routes';
 import type { ToolRegistration } from '../analysis/tools';
 import { enclosingFunction } from './shared';
+import { storeName, storeWrites } from '../analysis/stores';
 import { toolAnnotationsArgument } from './idempotency-hint';
 
 const CONTEXT_PARAM = /^(?:extra|ctx|context|requestExtra|handlerExtra)$/;
@@ -36,6 +37,15 @@ export const sessionState: Rule = {
       const typed = namesContextType(declaration.getTypeNode(), 0);
       if (!handlers.has(fn) && !typed && !CONTEXT_PARAM.test(object.getText())) continue;
       if (facts.holds(object, 'StreamableHTTPServerTransport') || facts.holds(object, 'SSEServerTransport')) continue;
+      const filled = filledBySessionStart(access, handlers);
+      if (filled) {
+        report(
+          access,
+          `Session state: the tool reads \`${access.getText()}\`, which is undefined once sessions are gone, to look up \`${filled.store}\`, which is filled when a session starts (\`${filled.fill}\`): every lookup misses.`,
+          { data: { filledAtSessionStart: filled.store } },
+        );
+        continue;
+      }
       report(access, `Session state: the tool reads \`${access.getText()}\`, which is undefined once sessions are gone.`);
     }
     // async ({ item }, { sessionId }) => …  — the id destructured from the handler context.
@@ -162,4 +172,43 @@ function toolMutating(variable: Node, tools: ReadonlyArray<{ name: string; handl
     }
   }
   return undefined;
+}
+
+/**
+ * `sessions.get(extra.sessionId)` (or `sessions[extra.sessionId]`) where no tool fills `sessions`: something outside
+ * the tools (`onsessioninitialized`, the endpoint) writes it when a session starts. The store and the first write.
+ */
+function filledBySessionStart(read: Node, handlers: ReadonlySet<Node>): { store: string; fill: string } | undefined {
+  let key = read;
+  while (
+    Node.isNonNullExpression(key.getParent()) ||
+    Node.isAsExpression(key.getParent()) ||
+    Node.isParenthesizedExpression(key.getParent())
+  )
+    key = key.getParent()!;
+  const parent = key.getParent();
+  const store = Node.isElementAccessExpression(parent)
+    ? parent.getExpression()
+    : Node.isCallExpression(parent) &&
+        Node.isPropertyAccessExpression(parent.getExpression()) &&
+        /^(?:get|has)$/.test((parent.getExpression() as PropertyAccessExpression).getName())
+      ? (parent.getExpression() as PropertyAccessExpression).getExpression()
+      : undefined;
+  const name = store && storeName(store);
+  if (!store || !name) return undefined;
+  const writes = storeWrites(name);
+  if (writes.length === 0) return undefined;
+  const byTools = writes.some((write) =>
+    write.getAncestors().some((ancestor) => handlers.has(ancestor) || calledFromTools(ancestor, handlers)),
+  );
+  return byTools ? undefined : { store: store.getText(), fill: writes[0].getText().split('\n')[0] };
+}
+
+/** A named function some tool handler calls (`cartFor(extra.sessionId)`): what it writes, the tools write. */
+function calledFromTools(fn: Node, handlers: ReadonlySet<Node>): boolean {
+  if (!Node.isFunctionDeclaration(fn) && !(Node.isArrowFunction(fn) || Node.isFunctionExpression(fn))) return false;
+  const declaration = Node.isFunctionDeclaration(fn) ? fn : fn.getParentIfKind(SyntaxKind.VariableDeclaration);
+  const name = declaration?.getNameNode();
+  if (!name || !Node.isIdentifier(name)) return false;
+  return name.findReferencesAsNodes().some((reference) => reference.getAncestors().some((ancestor) => handlers.has(ancestor)));
 }

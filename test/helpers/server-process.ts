@@ -38,6 +38,8 @@ export interface FixtureManifest {
   expectedRules: string[];
   /** false where a rewrite is not possible or not meaningful; `notes` says why. */
   autoMigratable: boolean;
+  /** `apply --unsafe` moves all of its session state behind explicit handles (the end-to-end suites run it so). */
+  handles?: boolean;
   notes?: string;
   /** The server speaks MCP over stdio (no HTTP): the test drives it with StdioClientTransport. */
   stdio?: boolean;
