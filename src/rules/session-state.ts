@@ -32,10 +32,17 @@ export const sessionState: Rule = {
       const object = access.getExpression();
       if (!Node.isIdentifier(object)) continue;
       const declaration = object.getSymbol()?.getDeclarations()[0];
-      if (!declaration || !Node.isParameterDeclaration(declaration)) continue;
-      const fn = declaration.getParent();
-      const typed = namesContextType(declaration.getTypeNode(), 0);
-      if (!handlers.has(fn) && !typed && !CONTEXT_PARAM.test(object.getText())) continue;
+      if (!declaration) continue;
+      if (Node.isParameterDeclaration(declaration)) {
+        const typed = namesContextType(declaration.getTypeNode(), 0);
+        if (!handlers.has(declaration.getParent()) && !typed && !CONTEXT_PARAM.test(object.getText())) continue;
+      } else if (
+        // `const [args, extra] = params` in a handler with rest parameters: a context named as one, inside a tool.
+        !(Node.isBindingElement(declaration) || Node.isVariableDeclaration(declaration)) ||
+        !CONTEXT_PARAM.test(object.getText()) ||
+        !declaration.getAncestors().some((ancestor) => handlers.has(ancestor))
+      )
+        continue;
       if (facts.holds(object, 'StreamableHTTPServerTransport') || facts.holds(object, 'SSEServerTransport')) continue;
       const filled = filledBySessionStart(access, handlers);
       if (filled) {
