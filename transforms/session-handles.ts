@@ -54,7 +54,7 @@ function rewrite(context: TransformContext, anchors: Finding[]): true | string {
     return `\`${String(filledAtStart)}\` is filled when a session starts, not by the tools, so a handle would find nothing: make open_session create that entry keyed by the handle it mints, then pass session_handle to the tools that read it`;
   }
   // Factory variables reported by the detector (declarators), and the function that declares them.
-  const factoryAnchors = anchors.filter((a) => /per-session server factory/.test(a.message));
+  const factoryAnchors = anchors.filter((a) => /per-session server factory/.test(a.message) || a.data?.resource);
   const declarators = root
     .find(j.VariableDeclarator)
     .filter((p) => factoryAnchors.some((a) => p.node.loc!.start.line === a.line && p.node.loc!.start.column === a.column - 1))
@@ -73,9 +73,24 @@ function rewrite(context: TransformContext, anchors: Finding[]): true | string {
     const factoryLocals = fn ? localNames(context, fn) : new Set<string>();
     if ([...referencedNames(j, node.init)].some((n) => factoryLocals.has(n)))
       return `\`${id.name}\` starts from other factory locals; move it behind a handle by hand`;
+    const closes = factoryAnchors.some((a) => a.data?.resource && a.line === node.loc!.start.line);
+    if (
+      closes &&
+      j(node.init as never)
+        .find(j.AwaitExpression)
+        .size() +
+        ((node.init as AnyNode).type === 'AwaitExpression' ? 1 : 0) >
+        0
+    )
+      return `\`${id.name}\` is opened asynchronously; create it in an async open_session and close it on expiry by hand`;
     moved.push({
       path,
-      variable: { name: id.name as string, type: typeAnnotation ? originalText(context, typeAnnotation) : undefined, initializer },
+      variable: {
+        name: id.name as string,
+        type: typeAnnotation ? originalText(context, typeAnnotation) : undefined,
+        initializer,
+        closes,
+      },
     });
   }
   const movedNames = moved.map((m) => m.variable.name);
@@ -88,16 +103,22 @@ function rewrite(context: TransformContext, anchors: Finding[]): true | string {
     return `the session id is read outside a tool handler (line ${stray.line}); pass the handle to that code by hand, then migrate`;
   const factoryStatement = registrationStatement(tools[0].call, context);
   if (!factoryStatement) return 'tool registrations are not statements in a block; add an explicit handle argument by hand';
-  // Every use of a moved variable must be inside a stateful tool's handler (which reads it from the handle's state).
+  // Every use of a moved variable must be inside a stateful tool's handler (which reads it from the handle's state),
+  // except the factory statement that released a resource when the session ended: the handle store closes it now.
+  const releases: Array<{ parent: unknown }> = [];
   for (const { path, variable } of moved) {
     const fn = enclosingFunction(path);
     const outside = fn
       ? j(fn.node as never)
           .find(j.Identifier, { name: variable.name })
           .filter((p) => p.parent.node !== path.node && !tools.some((t) => within(p.node as unknown as AnyNode, t.handler)))
-          .size()
-      : 0;
-    if (outside > 0) return `\`${variable.name}\` is used outside the tools that change it; move it behind a handle by hand`;
+          .paths()
+      : [];
+    for (const use of outside) {
+      const release = variable.closes ? releaseStatement(use, fn!.node) : undefined;
+      if (!release) return `\`${variable.name}\` is used outside the tools that change it; move it behind a handle by hand`;
+      releases.push(release);
+    }
   }
 
   const zod = ensureNamedImport(context, ['zod'], 'z');
@@ -108,6 +129,7 @@ function rewrite(context: TransformContext, anchors: Finding[]): true | string {
     if (outcome !== true) return outcome;
   }
   for (const { path } of moved) j(path.parent).remove();
+  for (const release of new Set(releases)) j(release as never).remove();
   // The minting tool goes right before the first stateful tool, on the same server.
   const { block, statement, server } = factoryStatement;
   block.splice(
@@ -133,6 +155,36 @@ function rewrite(context: TransformContext, anchors: Finding[]): true | string {
     ),
   );
   return true;
+}
+
+/**
+ * `void browser.close()` (or `.dispose()`, `.end()`…) inside a statement of the factory body that does nothing else
+ * (`server.server.onclose = () => { void browser.close(); }`): that statement, which the handle store replaces.
+ */
+function releaseStatement(use: { node: unknown; parent: unknown }, factory: AnyNode): { parent: unknown } | undefined {
+  const member = (use as { parent: { node: AnyNode; parent: { node: AnyNode } } }).parent;
+  const call = member.parent.node;
+  if (member.node.type !== 'MemberExpression' || call.type !== 'CallExpression' || call.callee !== member.node) return undefined;
+  if (!/^(?:close|dispose|destroy|disconnect|quit|end)$/.test(String((member.node.property as AnyNode).name))) return undefined;
+  let path = member.parent as unknown as { node: AnyNode; parent: { node: AnyNode } | null };
+  while (path.parent && path.parent.node !== (factory.body as AnyNode)) path = path.parent as typeof path;
+  if (!path.parent) return undefined;
+  const statement = path.node;
+  const calls = statement.type === 'ExpressionStatement' ? countCalls(statement) : Infinity;
+  return calls === 1 ? (path as { parent: unknown }) : undefined;
+}
+
+function countCalls(node: AnyNode): number {
+  let count = 0;
+  const visit = (value: unknown): void => {
+    if (!value || typeof value !== 'object') return;
+    if (Array.isArray(value)) return value.forEach(visit);
+    const child = value as AnyNode;
+    if (child.type === 'CallExpression') count++;
+    for (const key of Object.keys(child)) if (key !== 'loc' && key !== 'comments') visit(child[key]);
+  };
+  visit(node);
+  return count;
 }
 
 function quote(context: TransformContext, text: string): string {

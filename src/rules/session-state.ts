@@ -1,5 +1,5 @@
 import { nodesOfKind } from '../analysis/node-index';
-import { Node, SyntaxKind, type PropertyAccessExpression, type SourceFile } from 'ts-morph';
+import { Node, SyntaxKind, type PropertyAccessExpression, type SourceFile, type VariableDeclaration } from 'ts-morph';
 import type { Rule } from './rule';
 import { resolveHandler, routeContextsOf, staticString } from '../analysis/routes';
 import type { ToolRegistration } from '../analysis/tools';
@@ -78,6 +78,17 @@ export const sessionState: Rule = {
       for (const statement of body.getStatements()) {
         if (!Node.isVariableStatement(statement)) continue;
         for (const variable of statement.getDeclarations()) {
+          const server = variable.getInitializer();
+          const isServer = !!server && (server === construction || facts.holds(variable.getNameNode(), 'McpServer'));
+          const resource = isServer ? undefined : sessionResource(variable, mutators);
+          if (resource) {
+            report(
+              variable,
+              `Session state: \`${variable.getName()}\` is a resource made per session in the server factory (it has close()) and ${resource} uses it; without sessions each request gets a new one, and multi-step flows lose it.`,
+              { data: { resource: true } },
+            );
+            continue;
+          }
           const mutatedIn = toolMutating(variable, mutators);
           if (mutatedIn) {
             report(
@@ -218,4 +229,44 @@ function calledFromTools(fn: Node, handlers: ReadonlySet<Node>): boolean {
   const name = declaration?.getNameNode();
   if (!name || !Node.isIdentifier(name)) return false;
   return name.findReferencesAsNodes().some((reference) => reference.getAncestors().some((ancestor) => handlers.has(ancestor)));
+}
+
+const RELEASE = /^(?:close|dispose|destroy|disconnect|quit|end)$/;
+const RESOURCE_CONSTRUCTOR =
+  /^(?:new\s+[\w$.]*(?:Browser|Client|Pool|Connection|Sandbox|Page|Database|Driver)\b|(?:await\s+)?[\w$.]*\b(?:launch|connect|createClient|createConnection|createPool|newPage|newContext)\()/;
+
+/**
+ * The variable holds something that must be closed: its type has `close()` (when the analysis can see its class),
+ * the code around it releases it (`browser.close()`, `db.end()`), or it is built the way browsers and clients are.
+ */
+function ownsResource(variable: VariableDeclaration): boolean {
+  const close = variable.getType().getProperty('close');
+  if (close?.getDeclarations().some((d) => Node.isMethodDeclaration(d) || Node.isMethodSignature(d) || Node.isPropertySignature(d)))
+    return true;
+  if (RESOURCE_CONSTRUCTOR.test(variable.getInitializer()?.getText() ?? '')) return true;
+  const symbol = variable.getSymbol();
+  const scope = variable.getFirstAncestor((node) => Node.isBlock(node) || Node.isSourceFile(node));
+  return !!scope?.getDescendantsOfKind(SyntaxKind.CallExpression).some((call) => {
+    const callee = call.getExpression();
+    return (
+      Node.isPropertyAccessExpression(callee) &&
+      RELEASE.test(callee.getName()) &&
+      Node.isIdentifier(callee.getExpression()) &&
+      callee.getExpression().getSymbol() === symbol
+    );
+  });
+}
+
+/**
+ * A factory variable that owns a resource — its value has a `close()` method (a browser, a database or API client,
+ * a connection) — and that a tool uses: the description of the first such tool.
+ */
+function sessionResource(variable: Node, tools: ReadonlyArray<{ name: string; handler?: Node }>): string | undefined {
+  if (!Node.isVariableDeclaration(variable) || !Node.isIdentifier(variable.getNameNode())) return undefined;
+  if (!ownsResource(variable)) return undefined;
+  const symbol = variable.getSymbol();
+  const user = tools.find(
+    (tool) => !!tool.handler && tool.handler.getDescendantsOfKind(SyntaxKind.Identifier).some((id) => id.getSymbol() === symbol),
+  );
+  return user?.name;
 }
