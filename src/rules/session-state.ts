@@ -5,6 +5,10 @@ import { resolveHandler, routeContextsOf, staticString } from '../analysis/route
 import type { ToolRegistration } from '../analysis/tools';
 import { enclosingFunction } from './shared';
 import { storeName, storeWrites } from '../analysis/stores';
+import { connectCalls } from '../analysis/endpoints/sites';
+import { resolveOrigin } from '../analysis/resolve';
+import { isMcpModule } from '../analysis/sdk-modules';
+import type { FileFacts } from '../analysis/file-facts';
 import { toolAnnotationsArgument } from './idempotency-hint';
 
 const CONTEXT_PARAM = /^(?:extra|ctx|context|requestExtra|handlerExtra)$/;
@@ -98,6 +102,25 @@ export const sessionState: Rule = {
           }
         }
       }
+    }
+    for (const plan of facts.endpoints) {
+      // The endpoint is kept because a call hands the session id to state (`sessionManager.create(id)`).
+      const { verdict } = plan;
+      if (verdict.migratable || verdict.at.file !== facts.relPath || !/keeps state per session/.test(verdict.reason)) continue;
+      const at = facts.nodeAt(verdict.at);
+      if (!at) continue;
+      report(
+        at,
+        `Session state: \`${at.getText().split('\n')[0]}\` creates state per session (a store or manager keyed by the session id); without sessions every request starts without it, and tools that look it up by session lose it.`,
+        // The endpoint's own marker already stands there.
+        { data: { endpoint: plan } },
+      );
+    }
+    for (const { call, factory, module } of packageServerFactories(facts, sourceFile)) {
+      report(
+        call,
+        `Session state: \`${factory}\` from \`${module}\` builds a server per connection, with whatever it owns (a browser, a client); without sessions each request gets a new one, and multi-step flows lose it.`,
+      );
     }
     for (const call of nodesOfKind(sourceFile, SyntaxKind.CallExpression)) {
       const callee = call.getExpression();
@@ -269,4 +292,23 @@ function sessionResource(variable: Node, tools: ReadonlyArray<{ name: string; ha
     (tool) => !!tool.handler && tool.handler.getDescendantsOfKind(SyntaxKind.Identifier).some((id) => id.getSymbol() === symbol),
   );
   return user?.name;
+}
+
+/**
+ * `const server = await createConnection(…)` from another package (not the MCP SDK, not the project), then
+ * `server.connect(transport)` per connection: the package's factory decides what each server owns.
+ */
+function packageServerFactories(facts: FileFacts, sourceFile: SourceFile): Array<{ call: Node; factory: string; module: string }> {
+  const found: Array<{ call: Node; factory: string; module: string }> = [];
+  for (const { server } of connectCalls(facts, sourceFile)) {
+    const declaration = server.getSymbol()?.getDeclarations()[0];
+    let init = declaration && Node.isVariableDeclaration(declaration) ? declaration.getInitializer() : undefined;
+    if (init && Node.isAwaitExpression(init)) init = init.getExpression();
+    if (!init || !Node.isCallExpression(init)) continue;
+    const origin = resolveOrigin(init.getExpression());
+    // A package name (`@playwright/mcp`), not a project file (relative or resolved to a path) or a `node:` builtin.
+    if (!origin || /^[./]|:/.test(origin.module) || isMcpModule(origin.module)) continue;
+    found.push({ call: init, factory: `${origin.name}()`, module: origin.module });
+  }
+  return found;
 }
