@@ -5,6 +5,7 @@ import type { FixKind } from '../src/model';
 import type { TransformOptions } from './lib/context';
 import stdioBridge, * as bridgeMeta from './stdio-bridge';
 import migrateEndpoint, * as endpointMeta from './migrate-endpoint';
+import fastmcpStateless, * as fastmcpMeta from './fastmcp-stateless';
 import bindLocalhost, * as bindMeta from './bind-localhost';
 import idempotencyHints, * as hintsMeta from './idempotency-hints';
 import sessionHandles, * as handlesMeta from './session-handles';
@@ -19,6 +20,8 @@ export interface TransformModule {
   targets?: string[];
   /** It carries out endpoint plans: it also runs on files a plan touches where no finding of its rules stands. */
   plans?: boolean;
+  /** The framework version the code it writes needs: the owning package.json's range is raised to `range` below `floor`. */
+  requires?: { name: string; floor: string; range: string; why: string };
   run(file: FileInfo, api: API, options: TransformOptions): string | undefined | null;
 }
 
@@ -29,6 +32,8 @@ export const transforms: readonly TransformModule[] = [
   { id: bridgeMeta.id, rules: bridgeMeta.rules, level: 'auto', plans: true, run: stdioBridge },
   // Every MCP endpoint, whole or not at all, from the analysis's plan: in place, guarded, on the target's SDK.
   { id: endpointMeta.id, rules: endpointMeta.rules, level: 'auto', plans: true, run: migrateEndpoint },
+  // Servers built on MCP frameworks: their own transport options, from the plans the analysis put on the findings.
+  { id: fastmcpMeta.id, rules: fastmcpMeta.rules, level: 'auto', requires: fastmcpMeta.requires, run: fastmcpStateless },
   { id: handlesMeta.id, rules: handlesMeta.rules, level: 'unsafe', run: sessionHandles },
   { id: hintsMeta.id, rules: hintsMeta.rules, level: 'auto', run: idempotencyHints },
 ];

@@ -6,6 +6,7 @@ import { stringLiterals } from '../analysis/file-facts';
 import { isSdkSymbol } from '../analysis/sdk-modules';
 import { resolveOrigin } from '../analysis/resolve';
 import { transportStores } from './shared';
+import { fastmcpStartPlan } from '../analysis/mcp-frameworks/fastmcp';
 
 export const legacySseTransport: Rule = {
   meta: {
@@ -92,13 +93,12 @@ function checkFrameworks(
         },
       );
     }
-    if (method === 'start' && args[0] && Node.isObjectLiteralExpression(args[0]) && literalProperty(args[0], 'transportType') === 'sse') {
-      if (facts.holds(callee.getExpression(), 'FastMCP') || facts.importsMcp) {
-        report(call, "Legacy HTTP+SSE transport: fastmcp `transportType: 'sse'`.", {
-          fix: 'manual',
-          hint: "Use `transportType: 'httpStream'` with `httpStream: { stateless: true, host: '127.0.0.1' }`.",
-        });
-      }
+    const fastmcp = fastmcpStartPlan(call, facts);
+    if (fastmcp?.form === 'sse') {
+      report(call, "Legacy HTTP+SSE transport: fastmcp `transportType: 'sse'`.", {
+        hint: "Use `transportType: 'httpStream'` with `httpStream: { stateless: true }`.",
+        data: { fastmcp },
+      });
     }
   }
   for (const construction of nodesOfKind(sourceFile, SyntaxKind.NewExpression)) {

@@ -4,6 +4,7 @@ import type { Rule } from './rule';
 import { stringLiterals } from '../analysis/file-facts';
 import { isSdkSymbol } from '../analysis/sdk-modules';
 import { resolveOrigin } from '../analysis/resolve';
+import { fastmcpStartPlan } from '../analysis/mcp-frameworks/fastmcp';
 import { isUndefinedExpression, propertyAssignmentsNamed, transportStores } from './shared';
 
 export const sessionId: Rule = {
@@ -51,25 +52,11 @@ export const sessionId: Rule = {
       report(store, 'Protocol session: a transport is stored by session id so later requests can find it.');
     }
     for (const call of nodesOfKind(sourceFile, SyntaxKind.CallExpression)) {
-      const callee = call.getExpression();
-      const [options] = call.getArguments();
-      if (!Node.isPropertyAccessExpression(callee) || callee.getName() !== 'start' || !options || !Node.isObjectLiteralExpression(options))
-        continue;
-      const transportType = options.getProperty('transportType');
-      if (
-        !transportType ||
-        !Node.isPropertyAssignment(transportType) ||
-        transportType.getInitializer()?.getText().replace(/["'`]/g, '') !== 'httpStream'
-      )
-        continue;
-      if (!facts.holds(callee.getExpression(), 'FastMCP')) continue;
-      const http = options.getProperty('httpStream');
-      const httpInit = http && Node.isPropertyAssignment(http) ? http.getInitializer() : undefined;
-      const stateless = httpInit && Node.isObjectLiteralExpression(httpInit) ? httpInit.getProperty('stateless') : undefined;
-      if (stateless && Node.isPropertyAssignment(stateless) && stateless.getInitializer()?.getText() === 'true') continue;
+      const fastmcp = fastmcpStartPlan(call, facts);
+      if (fastmcp?.form !== 'session-stream') continue;
       report(call, 'Protocol session: fastmcp `httpStream` without `stateless: true` keeps a session per client.', {
-        fix: 'manual',
         hint: 'Add `stateless: true` to the `httpStream` options.',
+        data: { fastmcp },
       });
     }
   },
