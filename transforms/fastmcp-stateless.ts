@@ -21,6 +21,14 @@ export const rules = ['legacy-sse-transport', 'session-id'];
 export const parser = 'tsx';
 /** `httpStream.stateless` (read in fastmcp 3.24.0 and 4.20.16 `dist/FastMCP.d.ts`); 1.x had no `httpStream` at all. */
 export const requires = { name: 'fastmcp', floor: '3.24.0', range: '^3.24.0', why: '`httpStream.stateless` needs it' };
+export const note = {
+  message:
+    "fastmcp's HTTP server (mcp-proxy) still serves the HTTP+SSE transport at /sse; no fastmcp option turns it off. " +
+    "`guardMcpRequest`, hooked into the server's `authenticate`, answers 410 there (naming the Streamable HTTP endpoint) and 403 to a " +
+    'foreign Origin: keep it, and tell clients still on /sse to use the endpoint. To close /sse at the network edge as well, route only ' +
+    'POST to the endpoint path to this server.',
+  anchor: /\bstateless: true\b/,
+};
 
 const GUARD = 'guardMcpRequest';
 
@@ -56,7 +64,11 @@ function startOptions(context: TransformContext, options: AnyNode, plan: Fastmcp
     ? `{\n${props.map((p) => `${indentation}${unit}${p},`).join('\n')}\n${indentation}}`
     : `{ ${props.join(', ')} }`;
   const kept = (options.properties as AnyNode[]).filter((p) => !['transportType', 'httpStream', 'sse'].includes(keyOf(p)));
-  const lines = [`transportType: ${s('httpStream')}`, `httpStream: ${httpStream}`, ...kept.map((p) => sourceText(context, p.start as number, p.end as number))];
+  const lines = [
+    `transportType: ${s('httpStream')}`,
+    `httpStream: ${httpStream}`,
+    ...kept.map((p) => sourceText(context, p.start as number, p.end as number)),
+  ];
   if (!multiline) return `{ ${lines.join(', ')} }`;
   const closing = lineIndentation(context, options.end as number);
   return `{\n${lines.map((line) => `${indentation}${line},`).join('\n')}\n${closing}}`;
@@ -86,7 +98,10 @@ function guardServer(context: TransformContext, plan: FastmcpStartPlan, startLin
   const value = authenticate.value as AnyNode;
   const own = value.type === 'Identifier' ? (value.name as string) : `(${originalText(context, value)})`;
   authenticate.value = j.identifier(
-    inlinePlaceholder(context, `async (request${context.typescript ? ': IncomingMessage' : ''}) => {\n  await ${name}(request);\n  return ${own}(request);\n}`),
+    inlinePlaceholder(
+      context,
+      `async (request${context.typescript ? ': IncomingMessage' : ''}) => {\n  await ${name}(request);\n  return ${own}(request);\n}`,
+    ),
   ) as never;
 }
 

@@ -22,6 +22,8 @@ export interface TransformModule {
   plans?: boolean;
   /** The framework version the code it writes needs: the owning package.json's range is raised to `range` below `floor`. */
   requires?: { name: string; floor: string; range: string; why: string };
+  /** What the report tells a human about every file it changed, at the first line `anchor` matches there. */
+  note?: { message: string; anchor: RegExp };
   run(file: FileInfo, api: API, options: TransformOptions): string | undefined | null;
 }
 
@@ -33,7 +35,14 @@ export const transforms: readonly TransformModule[] = [
   // Every MCP endpoint, whole or not at all, from the analysis's plan: in place, guarded, on the target's SDK.
   { id: endpointMeta.id, rules: endpointMeta.rules, level: 'auto', plans: true, run: migrateEndpoint },
   // Servers built on MCP frameworks: their own transport options, from the plans the analysis put on the findings.
-  { id: fastmcpMeta.id, rules: fastmcpMeta.rules, level: 'auto', requires: fastmcpMeta.requires, run: fastmcpStateless },
+  {
+    id: fastmcpMeta.id,
+    rules: fastmcpMeta.rules,
+    level: 'auto',
+    requires: fastmcpMeta.requires,
+    note: fastmcpMeta.note,
+    run: fastmcpStateless,
+  },
   { id: handlesMeta.id, rules: handlesMeta.rules, level: 'unsafe', run: sessionHandles },
   { id: hintsMeta.id, rules: hintsMeta.rules, level: 'auto', run: idempotencyHints },
 ];

@@ -166,6 +166,7 @@ export function migrateSources(sources: SourceInput[], options: MigrateOptions =
     stale = surface.changed || stale;
     stale = runFixups(files, dependencies.raised, localOptions, problems, applied) || stale;
   }
+  surfaceNotes.push(...transformNotes(files));
   manifests = new Map([...manifests, ...raiseFrameworkFloors(files, manifests, surfaceNotes, raised)]);
   if (target === '2025-11-25') {
     const floors = raiseSdkFloors(files, manifests, surfaceNotes);
@@ -204,6 +205,18 @@ function raiseSdkFloors(files: Map<string, WorkingFile>, manifests: Map<string, 
     });
   }
   return raised;
+}
+
+/** The notes of the transforms that changed each file, at the line their anchor names. */
+function transformNotes(files: Map<string, WorkingFile>): ManualItem[] {
+  return [...files.values()].flatMap((working) =>
+    allTransforms
+      .filter((t) => t.note && working.transformIds.has(t.id))
+      .map((t) => {
+        const index = working.text.split('\n').findIndex((line) => t.note!.anchor.test(line));
+        return { file: working.source.relPath, line: index + 1 || 1, ruleId: t.rules[0], message: t.note!.message };
+      }),
+  );
 }
 
 /** Each manifest whose files a framework transform changed gets that framework's range when it allows an older one. */

@@ -45,6 +45,11 @@ export interface FixtureManifest {
   probe?: { path: string; expectStatus: number; expectContentType?: string; expectBody?: string };
   /** What the migrated server serves beyond mcpPath (the end-to-end suites check it). */
   migrated?: MigratedExpectations;
+  /**
+   * Built on an MCP framework this repository does not install (fastmcp, mcp-framework): its runtime packages come
+   * from its own package.json (`installFixture`), and the framework suite (e2e-frameworks) proves its migration.
+   */
+  installs?: boolean;
 }
 
 export interface MigratedExpectations {
@@ -137,6 +142,18 @@ export async function prepareFixture(name: string, opts: { destRoot?: string } =
     },
   });
   return { dir, manifest: await readManifest(dir) };
+}
+
+/** `npm install` of a fixture's own runtime dependencies (through the npm cache), for fixtures that `installs`. */
+export async function installFixture(dir: string): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    execFile(
+      'npm',
+      ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', '--omit=dev', '--no-package-lock'],
+      { cwd: dir, timeout: 300_000, maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => (error ? reject(new Error(`npm install failed in ${dir}:\n${stdout}${stderr}`)) : resolve()),
+    );
+  });
 }
 
 /** Deletes a directory made by prepareFixture. */

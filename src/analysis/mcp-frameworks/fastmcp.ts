@@ -47,7 +47,9 @@ export function fastmcpStartPlan(call: CallExpression, facts: FileFacts): Fastmc
   if (transportType === 'sse' && !facts.holds(callee.getExpression(), 'FastMCP') && !facts.importsMcp) return undefined;
   const nested = objectOf(options, transportType);
   if (transportType === 'httpStream' && nested && propertyOf(nested, 'stateless')?.getInitializer()?.getText() === 'true') return undefined;
-  const kept = nested ? nested.getProperties().filter((p) => !(transportType === 'sse' && nameOf(p) === 'endpoint') && nameOf(p) !== 'stateless') : [];
+  const kept = nested
+    ? nested.getProperties().filter((p) => !(transportType === 'sse' && nameOf(p) === 'endpoint') && nameOf(p) !== 'stateless')
+    : [];
   const host = nested ? literalOf(nested, 'host') : undefined;
   return {
     form: transportType === 'sse' ? 'sse' : 'session-stream',
@@ -71,7 +73,11 @@ function serverConstruction(receiver: Node, facts: FileFacts): FastmcpStartPlan[
   const { line, column } = config.getSourceFile().getLineAndColumnAtPos(config.getStart());
   const authenticate = config.getProperty('authenticate') ?? config.getProperty('oauth');
   const spread = config.getProperties().some((p) => p.getKind() === SyntaxKind.SpreadAssignment);
-  return { line, column, authenticate: authenticate || spread ? (authenticate && Node.isPropertyAssignment(authenticate) ? 'property' : 'other') : 'none' };
+  return {
+    line,
+    column,
+    authenticate: authenticate || spread ? (authenticate && Node.isPropertyAssignment(authenticate) ? 'property' : 'other') : 'none',
+  };
 }
 
 function nameOf(property: Node): string | undefined {

@@ -1,0 +1,81 @@
+// End-to-end proof for servers built on MCP frameworks (issue 13): fastmcp, mcp-framework. Each fixture that
+// `installs` is copied, migrated on both targets, installed from its migrated package.json (the framework is not in
+// this repository's node_modules), compiled, booted on 127.0.0.1 and spoken to by the official SDK client; then the
+// wire rules (no session id, 405 on GET/DELETE, 403 on a foreign Origin), its old SSE paths answer 410, and a second
+// `apply` changes nothing.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { apply } from '../src/engine/apply';
+import { TARGETS } from '../src/engine/targets';
+import { expectGone, expectStatelessEndpoint, migratedEndpoints } from './helpers/wire-checks';
+import {
+  bootFixture,
+  compileFixture,
+  disposeFixture,
+  fixtureNames,
+  installFixture,
+  prepareFixture,
+  type RunningFixture,
+} from './helpers/server-process';
+
+const TIMEOUT = 400_000;
+const running: RunningFixture[] = [];
+const made: string[] = [];
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((server) => server.stop()));
+  await Promise.all(made.splice(0).map((dir) => disposeFixture(dir)));
+});
+
+const names = fixtureNames((m) => !!m.installs && m.autoMigratable);
+
+function sources(dir: string): Map<string, string> {
+  const files = new Map<string, string>();
+  const walk = (d: string) => {
+    for (const entry of fs.readdirSync(d, { withFileTypes: true })) {
+      if (entry.name === 'dist' || entry.name === 'node_modules') continue;
+      const full = path.join(d, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else files.set(path.relative(dir, full), fs.readFileSync(full, 'utf8'));
+    }
+  };
+  walk(dir);
+  return files;
+}
+
+describe('servers on MCP frameworks, end to end', () => {
+  it('has the fastmcp fixture', () => {
+    expect(names).toContain('e-fastmcp-sessions');
+  });
+
+  for (const name of names) {
+    for (const target of TARGETS) {
+      it(
+        `${name} (--target ${target}): migrates, installs, type-checks, serves stateless Streamable HTTP, is idempotent`,
+        { timeout: TIMEOUT },
+        async () => {
+          const { dir, manifest } = await prepareFixture(name);
+          made.push(dir);
+          const result = apply({ paths: [dir], cwd: dir, allowDirty: true, target });
+          expect(result.problems).toEqual([]);
+          expect(result.findings.filter((f) => f.severity === 'error')).toEqual([]);
+          expect(result.changes.length).toBeGreaterThan(0);
+
+          await installFixture(dir);
+          if (manifest.language === 'ts') await compileFixture(dir);
+          const server = await bootFixture(dir, manifest);
+          running.push(server);
+          for (const endpoint of migratedEndpoints(manifest)) {
+            await expectStatelessEndpoint(new URL(endpoint, server.url), manifest, server.port);
+          }
+          await expectGone(server, manifest);
+
+          const before = sources(dir);
+          const again = apply({ paths: [dir], cwd: dir, allowDirty: true, target });
+          expect(again.changes).toEqual([]);
+          expect(sources(dir)).toEqual(before);
+        },
+      );
+    }
+  }
+});
