@@ -1,11 +1,12 @@
 // End-to-end proof for servers built on MCP frameworks (issue 13): fastmcp, mcp-framework. Each fixture that
 // `installs` is copied, migrated on both targets, installed from its migrated package.json (the framework is not in
 // this repository's node_modules), compiled, booted on 127.0.0.1 and spoken to by the official SDK client; then the
-// wire rules (no session id, 405 on GET/DELETE, 403 on a foreign Origin), its old SSE paths answer 410, and a second
-// `apply` changes nothing.
+// wire rules (no session id, 405 on GET/DELETE, 403 on a foreign Origin), its old SSE paths answer 410, a v2 client
+// pinned to 2026-07-28 is served unless the project carries a `v2-deferred` warning, and a second `apply` changes nothing.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { Client as V2Client, StreamableHTTPClientTransport as V2Transport } from '@modelcontextprotocol/client';
 import { apply } from '../src/engine/apply';
 import { TARGETS } from '../src/engine/targets';
 import { expectGone, expectStatelessEndpoint, migratedEndpoints } from './helpers/wire-checks';
@@ -69,6 +70,25 @@ describe('servers on MCP frameworks, end to end', () => {
             await expectStatelessEndpoint(new URL(endpoint, server.url), manifest, server.port);
           }
           await expectGone(server, manifest);
+          if (target === '2026-07-28') {
+            // A framework that cannot serve 2026-07-28 yet keeps the project on 2025-11-25, and says so with a warning.
+            const deferred = result.findings.some((f) => f.ruleId === 'v2-deferred');
+            const pinned = new V2Client(
+              { name: 'frameworks-2026', version: '1.0.0' },
+              { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+            );
+            const connected = await pinned.connect(new V2Transport(new URL(manifest.mcpPath ?? '/mcp', server.url))).then(
+              () => true,
+              () => false,
+            );
+            if (connected) {
+              expect((await pinned.listTools()).tools.map((t) => t.name)).toContain(manifest.tool!.name);
+              await pinned.close();
+            }
+            expect(connected, deferred ? 'a v2-deferred project does not serve 2026-07-28' : 'a 2026-07-28 client is served').toBe(
+              !deferred,
+            );
+          }
 
           const before = sources(dir);
           const again = apply({ paths: [dir], cwd: dir, allowDirty: true, target });

@@ -19,8 +19,16 @@ import type { FastmcpStartPlan } from '../src/analysis/mcp-frameworks/fastmcp';
 export const id = 'fastmcp-stateless';
 export const rules = ['legacy-sse-transport', 'session-id'];
 export const parser = 'tsx';
-/** `httpStream.stateless` (read in fastmcp 3.24.0 and 4.20.16 `dist/FastMCP.d.ts`); 1.x had no `httpStream` at all. */
-export const requires = { name: 'fastmcp', floor: '3.24.0', range: '^3.24.0', why: '`httpStream.stateless` needs it' };
+/**
+ * `httpStream.stateless` exists since 3.x, but fastmcp 3.24's mcp-proxy (5.12) answers 400 to protocol 2025-11-25
+ * after initialize; 4.20.16 (mcp-proxy 6.7) serves 2025-era and 2026-07-28 clients statelessly (read and run here).
+ */
+export const requires = {
+  name: 'fastmcp',
+  floor: '4.20.16',
+  range: '^4.20.16',
+  why: 'stateless `httpStream` that 2025-11-25 and 2026-07-28 clients can use',
+};
 export const note = {
   message:
     "fastmcp's HTTP server (mcp-proxy) still serves the HTTP+SSE transport at /sse; no fastmcp option turns it off. " +
@@ -31,6 +39,10 @@ export const note = {
 };
 
 const GUARD = 'guardMcpRequest';
+/** The 2026-07-28 target: what fastmcp cannot do yet (mcp-proxy 6.7.19's answer to a 2026-07-28 request, read here). */
+const FASTMCP_DEFERRED =
+  'on 2025-11-25 (stateless): fastmcp 4.20 builds its servers with the v1 SDK, so its HTTP server answers 2026-07-28 requests 400 ' +
+  '(server_missing_modern_protocol_support); run apply again once a fastmcp release serves 2026-07-28';
 
 export default function transform(file: FileInfo, api: API, options: TransformOptions = {}): string | undefined {
   const context = createContext(file, api, options, rules);
@@ -43,10 +55,11 @@ export default function transform(file: FileInfo, api: API, options: TransformOp
       .find(j.CallExpression, { callee: { property: { name: 'start' } } })
       .filter((p) => containsLocation(p.node as unknown as AnyNode, at) && p.node.loc!.start.line === at.line)
       .nodes()[0] as unknown as AnyNode | undefined;
-    const options = (call?.arguments as AnyNode[] | undefined)?.[0];
-    if (!call || options?.type !== 'ObjectExpression') continue;
-    (call.arguments as AnyNode[])[0] = j.identifier(inlinePlaceholder(context, startOptions(context, options, plan))) as unknown as AnyNode;
+    const written = (call?.arguments as AnyNode[] | undefined)?.[0];
+    if (!call || written?.type !== 'ObjectExpression') continue;
+    (call.arguments as AnyNode[])[0] = j.identifier(inlinePlaceholder(context, startOptions(context, written, plan))) as unknown as AnyNode;
     guardServer(context, plan, at.line);
+    if ((options.target ?? '2026-07-28') === '2026-07-28') addMarker(context, at.line, 'v2-deferred', FASTMCP_DEFERRED);
     changed = true;
   }
   return changed ? print(context) : undefined;
