@@ -45,8 +45,8 @@ function sources(dir: string): Map<string, string> {
 }
 
 describe('servers on MCP frameworks, end to end', () => {
-  it('has the fastmcp fixture', () => {
-    expect(names).toContain('e-fastmcp-sessions');
+  it('has the fastmcp and mcp-framework fixtures', () => {
+    expect(names).toEqual(expect.arrayContaining(['e-fastmcp-sessions', 'e-mcp-framework-sse']));
   });
 
   for (const name of names) {

@@ -65,6 +65,7 @@ const REQUIRED_FIXTURES = [
   'c-tests-and-client',
   // issue 13: servers on MCP frameworks
   'e-fastmcp-sessions',
+  'e-mcp-framework-sse',
 ];
 
 const TEST_TIMEOUT = 20_000;

@@ -6,6 +6,7 @@ import type { TransformOptions } from './lib/context';
 import stdioBridge, * as bridgeMeta from './stdio-bridge';
 import migrateEndpoint, * as endpointMeta from './migrate-endpoint';
 import fastmcpStateless, * as fastmcpMeta from './fastmcp-stateless';
+import mcpFrameworkStateless, * as mcpFrameworkMeta from './mcp-framework-stateless';
 import bindLocalhost, * as bindMeta from './bind-localhost';
 import idempotencyHints, * as hintsMeta from './idempotency-hints';
 import sessionHandles, * as handlesMeta from './session-handles';
@@ -42,6 +43,13 @@ export const transforms: readonly TransformModule[] = [
     requires: fastmcpMeta.requires,
     note: fastmcpMeta.note,
     run: fastmcpStateless,
+  },
+  {
+    id: mcpFrameworkMeta.id,
+    rules: mcpFrameworkMeta.rules,
+    level: 'auto',
+    requires: mcpFrameworkMeta.requires,
+    run: mcpFrameworkStateless,
   },
   { id: handlesMeta.id, rules: handlesMeta.rules, level: 'unsafe', run: sessionHandles },
   { id: hintsMeta.id, rules: hintsMeta.rules, level: 'auto', run: idempotencyHints },

@@ -7,6 +7,7 @@ import { isSdkSymbol } from '../analysis/sdk-modules';
 import { resolveOrigin } from '../analysis/resolve';
 import { transportStores } from './shared';
 import { fastmcpStartPlan } from '../analysis/mcp-frameworks/fastmcp';
+import { mcpFrameworkPlan } from '../analysis/mcp-frameworks/mcp-framework';
 
 export const legacySseTransport: Rule = {
   meta: {
@@ -106,12 +107,15 @@ function checkFrameworks(
     const [options] = construction.getArguments();
     const transport = options && Node.isObjectLiteralExpression(options) ? options.getProperty('transport') : undefined;
     const init = transport && Node.isPropertyAssignment(transport) ? transport.getInitializer() : undefined;
-    if (init && Node.isObjectLiteralExpression(init) && literalProperty(init, 'type') === 'sse') {
-      report(construction, "Legacy HTTP+SSE transport: mcp-framework `transport: { type: 'sse' }`.", {
-        fix: 'manual',
-        hint: "Use `transport: { type: 'http-stream' }` in stateless mode.",
-      });
-    }
+    if (!init || !Node.isObjectLiteralExpression(init) || literalProperty(init, 'type') !== 'sse') continue;
+    const mcpFramework = mcpFrameworkPlan(construction, facts);
+    report(
+      construction,
+      "Legacy HTTP+SSE transport: mcp-framework `transport: { type: 'sse' }`.",
+      mcpFramework
+        ? { hint: 'Serve `MCPServer.handleRequest` (stateless) on one POST endpoint.', data: { mcpFramework } }
+        : { fix: 'manual', hint: 'Serve `MCPServer.handleRequest` (stateless) on one POST endpoint, where the server is started.' },
+    );
   }
 }
 

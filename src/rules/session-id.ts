@@ -5,6 +5,7 @@ import { stringLiterals } from '../analysis/file-facts';
 import { isSdkSymbol } from '../analysis/sdk-modules';
 import { resolveOrigin } from '../analysis/resolve';
 import { fastmcpStartPlan } from '../analysis/mcp-frameworks/fastmcp';
+import { mcpFrameworkPlan } from '../analysis/mcp-frameworks/mcp-framework';
 import { isUndefinedExpression, propertyAssignmentsNamed, transportStores } from './shared';
 
 export const sessionId: Rule = {
@@ -19,7 +20,7 @@ export const sessionId: Rule = {
       'vary per connection. Sessions also pin a client to one process, which breaks horizontal scaling. This rule finds a ' +
       '`sessionIdGenerator` that is not `undefined`, `onsessioninitialized`/`onsessionclosed`, transports stored by session ' +
       'id (object, `Map`, array), reads or writes of the `mcp-session-id` header, `isInitializeRequest` gating and fastmcp ' +
-      '`httpStream` without `stateless: true`.',
+      "`httpStream` without `stateless: true`, and mcp-framework's `http-stream` transport.",
     hint: 'Create a fresh server and `StreamableHTTPServerTransport({ sessionIdGenerator: undefined })` per POST; keep state in explicit handles.',
     sources: [
       'spec 2026-07-28 changelog.mdx § Major changes 1 (SEP-2567)',
@@ -58,6 +59,18 @@ export const sessionId: Rule = {
         hint: 'Add `stateless: true` to the `httpStream` options.',
         data: { fastmcp },
       });
+    }
+    for (const construction of nodesOfKind(sourceFile, SyntaxKind.NewExpression)) {
+      const mcpFramework = mcpFrameworkPlan(construction, facts);
+      if (mcpFramework?.form !== 'session-stream') continue;
+      report(
+        construction,
+        "Protocol session: mcp-framework's `http-stream` transport keeps a session per client (it reads no `session` option).",
+        {
+          hint: 'Serve `MCPServer.handleRequest` (stateless) on one POST endpoint.',
+          data: { mcpFramework },
+        },
+      );
     }
   },
 };

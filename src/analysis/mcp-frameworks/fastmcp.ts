@@ -1,15 +1,10 @@
 // fastmcp (punkpeye): a `FastMCP` server's `start(…)` call decides its transport. 1.x served HTTP+SSE with
 // `transportType: 'sse'`; 2.x and later serve `httpStream`, with a session per client unless `httpStream.stateless`
 // is true (fastmcp 4.20 `dist/FastMCP.d.ts`). The plan says what the call serves and what the stateless call keeps.
-import { Node, SyntaxKind, type CallExpression, type ObjectLiteralExpression } from 'ts-morph';
+import { Node, SyntaxKind, type CallExpression } from 'ts-morph';
 import type { FileFacts } from '../file-facts';
 import { LOOPBACK } from '../binds';
-
-/** Where a node starts, for a transform to find it again (1-based, as findings count). */
-export interface Position {
-  line: number;
-  column: number;
-}
+import { literalOf, objectOf, positionOf, propertyOf, type Position } from './options';
 
 export interface FastmcpStartPlan {
   /** `sse`: the 1.x HTTP+SSE transport; `session-stream`: `httpStream` without `stateless: true`. */
@@ -70,31 +65,15 @@ function serverConstruction(receiver: Node, facts: FileFacts): FastmcpStartPlan[
   if (init.getSourceFile() !== facts.sourceFile) return undefined;
   const [config] = init.getArguments();
   if (!config || !Node.isObjectLiteralExpression(config)) return undefined;
-  const { line, column } = config.getSourceFile().getLineAndColumnAtPos(config.getStart());
-  const authenticate = config.getProperty('authenticate') ?? config.getProperty('oauth');
-  const spread = config.getProperties().some((p) => p.getKind() === SyntaxKind.SpreadAssignment);
+  // (an `oauth` option configures fastmcp's own `authenticate`, which one written here would replace)
+  const authenticate = config.getProperty('authenticate');
+  const opaque = !!config.getProperty('oauth') || config.getProperties().some((p) => p.getKind() === SyntaxKind.SpreadAssignment);
   return {
-    line,
-    column,
-    authenticate: authenticate || spread ? (authenticate && Node.isPropertyAssignment(authenticate) ? 'property' : 'other') : 'none',
+    ...positionOf(config),
+    authenticate: opaque || (authenticate && !Node.isPropertyAssignment(authenticate)) ? 'other' : authenticate ? 'property' : 'none',
   };
 }
 
 function nameOf(property: Node): string | undefined {
   return Node.isPropertyAssignment(property) || Node.isShorthandPropertyAssignment(property) ? property.getName() : undefined;
-}
-
-function propertyOf(object: ObjectLiteralExpression, key: string) {
-  const property = object.getProperty(key);
-  return property && Node.isPropertyAssignment(property) ? property : undefined;
-}
-
-function objectOf(object: ObjectLiteralExpression, key: string): ObjectLiteralExpression | undefined {
-  const init = propertyOf(object, key)?.getInitializer();
-  return init && Node.isObjectLiteralExpression(init) ? init : undefined;
-}
-
-function literalOf(object: ObjectLiteralExpression, key: string): string | undefined {
-  const init = propertyOf(object, key)?.getInitializer();
-  return init && (Node.isStringLiteral(init) || Node.isNoSubstitutionTemplateLiteral(init)) ? init.getLiteralValue() : undefined;
 }
