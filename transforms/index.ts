@@ -7,6 +7,7 @@ import stdioBridge, * as bridgeMeta from './stdio-bridge';
 import migrateEndpoint, * as endpointMeta from './migrate-endpoint';
 import fastmcpStateless, * as fastmcpMeta from './fastmcp-stateless';
 import mcpFrameworkStateless, * as mcpFrameworkMeta from './mcp-framework-stateless';
+import agentsHandler, * as agentsMeta from './agents-handler';
 import bindLocalhost, * as bindMeta from './bind-localhost';
 import idempotencyHints, * as hintsMeta from './idempotency-hints';
 import sessionHandles, * as handlesMeta from './session-handles';
@@ -50,6 +51,14 @@ export const transforms: readonly TransformModule[] = [
     level: 'auto',
     requires: mcpFrameworkMeta.requires,
     run: mcpFrameworkStateless,
+  },
+  {
+    id: agentsMeta.id,
+    rules: agentsMeta.rules,
+    level: 'auto',
+    requires: agentsMeta.requires,
+    note: agentsMeta.note,
+    run: agentsHandler,
   },
   { id: handlesMeta.id, rules: handlesMeta.rules, level: 'unsafe', run: sessionHandles },
   { id: hintsMeta.id, rules: hintsMeta.rules, level: 'auto', run: idempotencyHints },

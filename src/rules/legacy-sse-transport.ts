@@ -8,6 +8,7 @@ import { resolveOrigin } from '../analysis/resolve';
 import { transportStores } from './shared';
 import { fastmcpStartPlan } from '../analysis/mcp-frameworks/fastmcp';
 import { mcpFrameworkPlan } from '../analysis/mcp-frameworks/mcp-framework';
+import { agentsPlan } from '../analysis/mcp-frameworks/agents';
 
 export const legacySseTransport: Rule = {
   meta: {
@@ -85,12 +86,13 @@ function checkFrameworks(
       const options = args[1];
       const transport = options && Node.isObjectLiteralExpression(options) ? literalProperty(options, 'transport') : undefined;
       if (method === 'serve' && transport !== 'sse' && transport !== 'auto') continue;
+      const agents = agentsPlan(call, facts);
       report(
         call,
         `Legacy HTTP+SSE transport: \`McpAgent.${method}(${method === 'serve' ? `…, { transport: '${transport}' }` : '…'})\` serves the deprecated SSE transport.`,
         {
-          fix: 'manual',
           hint: 'Serve `createMcpHandler(factory)` from `agents/mcp/server` (stateless) on `/mcp`, beside the old route until clients move.',
+          ...(agents ? { data: { agents } } : { fix: 'manual' }),
         },
       );
     }

@@ -6,6 +6,7 @@ import { isSdkSymbol } from '../analysis/sdk-modules';
 import { resolveOrigin } from '../analysis/resolve';
 import { fastmcpStartPlan } from '../analysis/mcp-frameworks/fastmcp';
 import { mcpFrameworkPlan } from '../analysis/mcp-frameworks/mcp-framework';
+import { agentsPlan, servesSse } from '../analysis/mcp-frameworks/agents';
 import { isUndefinedExpression, propertyAssignmentsNamed, transportStores } from './shared';
 
 export const sessionId: Rule = {
@@ -58,6 +59,16 @@ export const sessionId: Rule = {
       report(call, 'Protocol session: fastmcp `httpStream` without `stateless: true` keeps a session per client.', {
         hint: 'Add `stateless: true` to the `httpStream` options.',
         data: { fastmcp },
+      });
+    }
+    for (const call of nodesOfKind(sourceFile, SyntaxKind.CallExpression)) {
+      const callee = call.getExpression();
+      if (!Node.isPropertyAccessExpression(callee) || callee.getName() !== 'serve' || servesSse(call)) continue;
+      const agents = agentsPlan(call, facts);
+      if (!agents) continue;
+      report(call, "Protocol session: `McpAgent.serve(…)` keeps a session per client in the agent's Durable Object.", {
+        hint: 'Serve `createMcpHandler(factory)` from `agents/mcp/server` (stateless) on the same path.',
+        data: { agents },
       });
     }
     for (const construction of nodesOfKind(sourceFile, SyntaxKind.NewExpression)) {
