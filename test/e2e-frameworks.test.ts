@@ -1,9 +1,11 @@
-// End-to-end proof for servers built on MCP frameworks (issue 13): fastmcp, mcp-framework. Each fixture that
+// End-to-end proof for servers built on MCP frameworks (issue 13): fastmcp, mcp-framework, Cloudflare agents (a Worker,
+// booted with wrangler dev). Each fixture that
 // `installs` is copied, migrated on both targets, installed from its migrated package.json (the framework is not in
 // this repository's node_modules), compiled, booted on 127.0.0.1 and spoken to by the official SDK client; then the
 // wire rules (no session id, 405 on GET/DELETE, 403 on a foreign Origin), its old SSE paths answer 410, a v2 client
 // pinned to 2026-07-28 is served unless the project carries a `v2-deferred` warning, and a second `apply` changes nothing.
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Client as V2Client, StreamableHTTPClientTransport as V2Transport } from '@modelcontextprotocol/client';
@@ -17,6 +19,7 @@ import {
   fixtureNames,
   installFixture,
   prepareFixture,
+  REPO_ROOT,
   type RunningFixture,
 } from './helpers/server-process';
 
@@ -45,8 +48,8 @@ function sources(dir: string): Map<string, string> {
 }
 
 describe('servers on MCP frameworks, end to end', () => {
-  it('has the fastmcp and mcp-framework fixtures', () => {
-    expect(names).toEqual(expect.arrayContaining(['e-fastmcp-sessions', 'e-mcp-framework-sse']));
+  it('has the fastmcp, mcp-framework and agents fixtures', () => {
+    expect(names).toEqual(expect.arrayContaining(['e-fastmcp-sessions', 'e-mcp-framework-sse', 'e-agents-worker']));
   });
 
   for (const name of names) {
@@ -55,14 +58,27 @@ describe('servers on MCP frameworks, end to end', () => {
         `${name} (--target ${target}): migrates, installs, type-checks, serves stateless Streamable HTTP, is idempotent`,
         { timeout: TIMEOUT },
         async () => {
-          const { dir, manifest } = await prepareFixture(name);
+          // Outside this repository, as a fresh checkout: nothing resolves from this repository's node_modules.
+          const { dir, manifest } = await prepareFixture(name, { destRoot: os.tmpdir() });
           made.push(dir);
           const result = apply({ paths: [dir], cwd: dir, allowDirty: true, target });
           expect(result.problems).toEqual([]);
+          if (manifest.migratesOn && !manifest.migratesOn.includes(target)) {
+            // Not on this target: an error marker says why, and nothing else changed.
+            expect(result.findings.some((f) => f.severity === 'error' && !!f.data?.marker)).toBe(true);
+            expect(result.changes.map((c) => c.file)).toEqual([manifest.entry]);
+            return;
+          }
           expect(result.findings.filter((f) => f.severity === 'error')).toEqual([]);
           expect(result.changes.length).toBeGreaterThan(0);
 
           await installFixture(dir);
+          // (only the type packages of the dev tool chain come from this repository)
+          const types = path.join(dir, 'node_modules', '@types', 'node');
+          if (!fs.existsSync(types)) {
+            fs.mkdirSync(path.dirname(types), { recursive: true });
+            fs.symlinkSync(path.join(REPO_ROOT, 'node_modules', '@types', 'node'), types);
+          }
           if (manifest.language === 'ts') await compileFixture(dir);
           const server = await bootFixture(dir, manifest);
           running.push(server);

@@ -66,6 +66,7 @@ const REQUIRED_FIXTURES = [
   // issue 13: servers on MCP frameworks
   'e-fastmcp-sessions',
   'e-mcp-framework-sse',
+  'e-agents-worker',
 ];
 
 const TEST_TIMEOUT = 20_000;

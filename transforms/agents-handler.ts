@@ -19,12 +19,24 @@ import type { AgentsPlan } from '../src/analysis/mcp-frameworks/agents';
 export const id = 'agents-handler';
 export const rules = ['legacy-sse-transport', 'session-id'];
 export const parser = 'tsx';
-/** `createMcpHandler` in `agents/mcp/server` (read in 0.32.0 `dist/mcp/server/index.d.ts`). */
+/** `createMcpHandler` in `agents/mcp/server` (read in 0.32.0 `dist/mcp/server/index.d.ts`), where it is imported. */
 export const requires = {
-  name: 'agents',
-  floor: '0.32.0',
-  range: '^0.32.0',
-  why: '`createMcpHandler(factory)` from `agents/mcp/server` serves a stateless SDK v2 server',
+  uses: /from ['"]agents\/mcp\/server['"]/,
+  packages: [
+    {
+      name: 'agents',
+      floor: '0.32.0',
+      range: '^0.32.0',
+      why: '`createMcpHandler(factory)` from `agents/mcp/server` serves a stateless SDK v2 server',
+    },
+    // (agents 0.32 pins the v1 SDK it peers with: a project that still lists the SDK must allow that version)
+    {
+      name: '@modelcontextprotocol/sdk',
+      floor: '1.32.2',
+      range: '^1.32.2',
+      why: 'agents 0.32 peers with @modelcontextprotocol/sdk 1.32.2',
+    },
+  ],
 };
 export const note = {
   message:
@@ -91,14 +103,22 @@ function migrate(context: TransformContext, plan: AgentsPlan): boolean {
       .filter((p) => p.node.loc?.start.line === route.call.line && p.node.loc.start.column === route.call.column - 1)
       .paths()[0];
     if (!call) continue;
+    const request = route.args[0] ?? 'request';
+    const json = `${s('Content-Type')}: ${s('application/json')}`;
+    // (the handler answers other methods 405 without an Allow header: the route answers them itself)
     const replacement =
       route.kind === 'endpoint'
-        ? `${handler}(${route.args.join(', ')})`
-        : `new Response(JSON.stringify({ jsonrpc: ${s('2.0')}, error: { code: -32000, message: ${s(`The HTTP+SSE transport is gone: use POST ${plan.endpoint} (Streamable HTTP).`)} }, id: null }), { status: 410, headers: { ${s('Content-Type')}: ${s('application/json')} } })`;
+        ? `${request}.method === ${s('POST')} || ${request}.method === ${s('OPTIONS')} ? ${handler}(${route.args.join(', ')}) : ${errorResponse(405, 'Method not allowed.', `Allow: ${s('POST')}, ${json}`, s)}`
+        : errorResponse(410, `The HTTP+SSE transport is gone: use POST ${plan.endpoint} (Streamable HTTP).`, json, s);
     call.replace(j.identifier(inlinePlaceholder(context, replacement)));
   }
   pruneImports(context, new Set(['McpAgent']));
   return true;
+}
+
+/** `new Response(JSON.stringify(<JSON-RPC error>), { status, headers })`. */
+function errorResponse(status: number, message: string, headers: string, s: (text: string) => string): string {
+  return `new Response(JSON.stringify({ jsonrpc: ${s('2.0')}, error: { code: -32000, message: ${s(message)} }, id: null }), { status: ${status}, headers: { ${headers} } })`;
 }
 
 /** `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'` → from `@modelcontextprotocol/server`. */

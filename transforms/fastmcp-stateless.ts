@@ -24,10 +24,10 @@ export const parser = 'tsx';
  * after initialize; 4.20.16 (mcp-proxy 6.7) serves 2025-era and 2026-07-28 clients statelessly (read and run here).
  */
 export const requires = {
-  name: 'fastmcp',
-  floor: '4.20.16',
-  range: '^4.20.16',
-  why: 'stateless `httpStream` that 2025-11-25 and 2026-07-28 clients can use',
+  uses: /\bstateless: true\b/,
+  packages: [
+    { name: 'fastmcp', floor: '4.20.16', range: '^4.20.16', why: 'stateless `httpStream` that 2025-11-25 and 2026-07-28 clients can use' },
+  ],
 };
 export const note = {
   message:

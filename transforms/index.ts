@@ -22,8 +22,11 @@ export interface TransformModule {
   targets?: string[];
   /** It carries out endpoint plans: it also runs on files a plan touches where no finding of its rules stands. */
   plans?: boolean;
-  /** The framework version the code it writes needs: the owning package.json's range is raised to `range` below `floor`. */
-  requires?: { name: string; floor: string; range: string; why: string };
+  /**
+   * The package versions the code it writes needs: in a file where that code stands (`uses` matches), each owning
+   * package.json that lists `name` below `floor` gets `range`.
+   */
+  requires?: { uses: RegExp; packages: Array<{ name: string; floor: string; range: string; why: string }> };
   /** What the report tells a human about every file it changed, at the first line `anchor` matches there. */
   note?: { message: string; anchor: RegExp };
   run(file: FileInfo, api: API, options: TransformOptions): string | undefined | null;

@@ -22,10 +22,8 @@ export const rules = ['legacy-sse-transport', 'session-id'];
 export const parser = 'tsx';
 /** `MCPServer.handleRequest` (read in 0.2.22 `dist/core/MCPServer.d.ts`; 0.2.11 has none). */
 export const requires = {
-  name: 'mcp-framework',
-  floor: '0.2.22',
-  range: '^0.2.22',
-  why: '`MCPServer.handleRequest` serves one stateless request',
+  uses: /\.handleRequest\(/,
+  packages: [{ name: 'mcp-framework', floor: '0.2.22', range: '^0.2.22', why: '`MCPServer.handleRequest` serves one stateless request' }],
 };
 
 const LISTENER = 'serveStatelessMcp';

@@ -207,15 +207,16 @@ function raiseSdkFloors(files: Map<string, WorkingFile>, manifests: Map<string, 
   return raised;
 }
 
-/** The notes of the transforms that changed each file, at the line their anchor names. */
+/** The notes of the transforms that changed each file, at the line their anchor names (none where it names none). */
 function transformNotes(files: Map<string, WorkingFile>): ManualItem[] {
   return [...files.values()].flatMap((working) =>
     allTransforms
       .filter((t) => t.note && working.transformIds.has(t.id))
       .map((t) => {
         const index = working.text.split('\n').findIndex((line) => t.note!.anchor.test(line));
-        return { file: working.source.relPath, line: index + 1 || 1, ruleId: t.rules[0], message: t.note!.message };
-      }),
+        return index < 0 ? [] : [{ file: working.source.relPath, line: index + 1, ruleId: t.rules[0], message: t.note!.message }];
+      })
+      .flat(),
   );
 }
 
@@ -228,18 +229,21 @@ function raiseFrameworkFloors(
 ): Map<string, string> {
   const raised = new Map<string, string>();
   for (const [manifest, owned] of changedFilesByManifest(files, manifests)) {
-    for (const transform of allTransforms.filter((t) => t.requires && owned.some((w) => w.transformIds.has(t.id)))) {
-      const { name, floor, range, why } = transform.requires!;
-      const text = raiseDependencyRange(raised.get(manifest) ?? manifests.get(manifest)!, name, floor, range);
-      if (!text) continue;
-      raised.set(manifest, text);
-      names.add(name);
-      notes.push({
-        file: manifest,
-        line: 1,
-        ruleId: transform.rules[0],
-        message: `${name} raised to ${range}: ${why} (${floor} or later); run your package manager's install.`,
-      });
+    for (const transform of allTransforms) {
+      const requires = transform.requires;
+      if (!requires || !owned.some((w) => w.transformIds.has(transform.id) && requires.uses.test(w.text))) continue;
+      for (const { name, floor, range, why } of requires.packages) {
+        const text = raiseDependencyRange(raised.get(manifest) ?? manifests.get(manifest)!, name, floor, range);
+        if (!text) continue;
+        raised.set(manifest, text);
+        names.add(name);
+        notes.push({
+          file: manifest,
+          line: 1,
+          ruleId: transform.rules[0],
+          message: `${name} raised to ${range}: ${why} (${floor} or later); run your package manager's install.`,
+        });
+      }
     }
   }
   return raised;

@@ -50,6 +50,10 @@ export interface FixtureManifest {
    * from its own package.json (`installFixture`), and the framework suite (e2e-frameworks) proves its migration.
    */
   installs?: boolean;
+  /** A Cloudflare Worker (with `installs`): its own `wrangler dev` serves it on 127.0.0.1; wrangler bundles it, no tsc step. */
+  worker?: boolean;
+  /** The targets `apply` migrates it on (default: both); on the others it leaves an error marker that says why. */
+  migratesOn?: Array<'2025-11-25' | '2026-07-28'>;
 }
 
 export interface MigratedExpectations {
@@ -164,7 +168,7 @@ export async function disposeFixture(dir: string): Promise<void> {
 /** For TS fixtures, runs the repo's tsc on <dir>/tsconfig.json; throws with tsc's output on failure. JS fixtures: no-op. */
 export async function compileFixture(dir: string): Promise<void> {
   const manifest = await readManifest(dir);
-  if (manifest.language !== 'ts') return;
+  if (manifest.language !== 'ts' || manifest.worker) return;
   const tsc = path.join(REPO_ROOT, 'node_modules', '.bin', process.platform === 'win32' ? 'tsc.cmd' : 'tsc');
   await new Promise<void>((resolve, reject) => {
     execFile(tsc, ['-p', path.join(dir, 'tsconfig.json')], { cwd: dir, timeout: 60_000 }, (error, stdout, stderr) => {
@@ -357,6 +361,7 @@ export async function startServerProcess(options: ServerProcessOptions): Promise
  * Rejects (and kills the child) if the server exits first or is not listening within 15 s; the error carries its stderr.
  */
 export async function bootFixture(dir: string, manifest: FixtureManifest): Promise<RunningFixture> {
+  if (manifest.worker) return bootWorker(dir);
   const entry = compiledEntry(dir, manifest);
   if (!existsSync(entry)) {
     throw new Error(`Entry ${entry} does not exist${manifest.language === 'ts' ? ' (did you call compileFixture?)' : ''}`);
@@ -369,5 +374,20 @@ export async function bootFixture(dir: string, manifest: FixtureManifest): Promi
     cwd: dir,
     env: { ...process.env, PORT: String(port), NODE_ENV: 'test' },
     port,
+  });
+}
+
+/** `wrangler dev` (workerd, local mode) from the fixture's own install, on 127.0.0.1. */
+async function bootWorker(dir: string): Promise<RunningFixture> {
+  const port = await freePort();
+  return startServerProcess({
+    label: `wrangler dev in ${dir}`,
+    command: path.join(dir, 'node_modules', '.bin', 'wrangler'),
+    args: ['dev', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', '0', '--show-interactive-dev-session=false'],
+    cwd: dir,
+    env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: '1' },
+    port,
+    bootTimeoutMs: 90_000,
+    processGroup: true,
   });
 }
