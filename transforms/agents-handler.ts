@@ -79,11 +79,22 @@ function migrate(context: TransformContext, plan: AgentsPlan): boolean {
   const durableObject = ensureNamedImport(context, ['cloudflare:workers'], 'DurableObject');
   const factory = uniqueName(context, 'createMcpServer');
   const handler = uniqueName(context, 'mcpHandler');
-  const setup = plan.setup.map((statement) => statement.replace(/\bthis\.server\b/g, 'server'));
+  const props = plan.props ? uniqueName(context, 'props') : undefined;
+  const setup = plan.setup.map((statement) =>
+    statement.replace(/\bthis\.server\b/g, 'server').replace(/\bthis\.props\b/g, props ?? 'this.props'),
+  );
+  // The agent's props were the request's (`ctx.props`, or the verified OAuth props): the stateless handler runs the
+  // factory inside the request and hands them over through getMcpAuthContext().
+  const readProps = props
+    ? [
+        `  const ${props} = (${ensureNamedImport(context, ['agents/mcp/server'], 'getMcpAuthContext')}()?.props ?? {})${plan.propsType && context.typescript ? ` as ${plan.propsType}` : ''};`,
+      ]
+    : [];
   const code = [
     `// mcp-migrate: the tools ${plan.agentClass}.init() registered, in an SDK v2 server factory. createMcpHandler`,
     `// (agents/mcp/server) serves a fresh server per request on ${plan.endpoint}, statelessly, and validates Host and Origin.`,
     `function ${factory}() {`,
+    ...readProps,
     `  const server = ${plan.server};`,
     ...setup.flatMap((statement) => statement.split('\n').map((line) => `  ${line}`)),
     `  return server;`,
@@ -96,6 +107,7 @@ function migrate(context: TransformContext, plan: AgentsPlan): boolean {
   body.splice(body.indexOf(statement), 0, placeholder(context, code, 'block'));
   const node = agent.node as unknown as AnyNode;
   (node.superClass as AnyNode) = j.identifier(durableObject) as unknown as AnyNode;
+  node.superTypeParameters = null;
   (node.body as AnyNode).body = [];
   for (const route of plan.routes) {
     const call = root

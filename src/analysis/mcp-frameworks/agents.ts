@@ -28,6 +28,13 @@ export interface AgentsPlan {
   server: string;
   /** The statements of `init()`, as written (`this.server` is what they configure). */
   setup: string[];
+  /**
+   * `init()` reads `this.props`: the props of the request (`ctx.props`, or the verified OAuth props), which
+   * agents' stateless handler exposes to the factory through `getMcpAuthContext()`.
+   */
+  props: boolean;
+  /** The props type the agent declared (`McpAgent<Env, State, Props>`), as written. */
+  propsType?: string;
   routes: AgentRoute[];
   /** The Streamable HTTP endpoint the handler serves. */
   endpoint: string;
@@ -35,7 +42,7 @@ export interface AgentsPlan {
   blocker?: { reason: string; at: Position };
 }
 
-const AGENT_STATE = /^this\.(props|state|setState|env|ctx|sql|storage|name|schedule)\b/;
+const AGENT_STATE = /^this\.(state|setState|env|ctx|sql|storage|name|schedule)\b/;
 
 /** The plan for a route call `Agent.serveSSE(…)`, `.mount(…)` or `.serve(…)` whose class is declared in this file. */
 export function agentsPlan(routeCall: CallExpression, facts: FileFacts): AgentsPlan | undefined {
@@ -72,6 +79,8 @@ export function agentsPlan(routeCall: CallExpression, facts: FileFacts): AgentsP
     at: positionOf(agent),
     server: members.server ?? '',
     setup: members.setup,
+    props: members.props,
+    ...(agent.getExtends()?.getTypeArguments()[2] ? { propsType: agent.getExtends()!.getTypeArguments()[2].getText() } : {}),
     routes,
     endpoint,
     ...(blocker ? { blocker } : {}),
@@ -103,45 +112,49 @@ export function agentClassOf(expression: Node): ClassDeclaration | undefined {
 }
 
 /** The agent's `server` initialiser and `init()` statements, or what else it holds that a factory cannot. */
-function agentMembers(agent: ClassDeclaration): { server?: string; setup: string[]; blocker?: AgentsPlan['blocker'] } {
+function agentMembers(agent: ClassDeclaration): { server?: string; setup: string[]; props: boolean; blocker?: AgentsPlan['blocker'] } {
   const setup: string[] = [];
+  let props = false;
   let server: string | undefined;
-  for (const member of agent.getMembers()) {
-    if (Node.isPropertyDeclaration(member) && member.getName() === 'server') {
-      const init = member.getInitializer();
-      if (!init || !Node.isNewExpression(init))
-        return { setup, blocker: { reason: '`server` is not built with `new McpServer(…)`', at: positionOf(member) } };
-      server = init.getText();
-      continue;
+  // init() first: session state there is the reason that matters most.
+  const init = agent.getMethod('init');
+  if (init) {
+    for (const statement of init.getStatements()) setup.push(dedented(statement));
+    const uses = init.getDescendantsOfKind(SyntaxKind.ThisKeyword).map((self) => self.getParentOrThrow());
+    props = uses.some((use) => Node.isPropertyAccessExpression(use) && use.getName() === 'props');
+    const state = uses.find((use) => !(Node.isPropertyAccessExpression(use) && (use.getName() === 'server' || use.getName() === 'props')));
+    if (state) {
+      const construct = AGENT_STATE.exec(state.getText())?.[0] ?? state.getText().slice(0, 40);
+      return {
+        setup,
+        props,
+        blocker: {
+          reason: `session state: \`init()\` reads \`${construct}\`, which lives on the agent's Durable Object; a stateless factory has none (pass it as a tool argument handle, or keep the agent)`,
+          at: positionOf(state),
+        },
+      };
     }
-    if (Node.isMethodDeclaration(member) && member.getName() === 'init') {
-      for (const statement of member.getStatements()) setup.push(dedented(statement));
-      const state = member
-        .getDescendantsOfKind(SyntaxKind.ThisKeyword)
-        .map((self) => self.getParentOrThrow())
-        .find((use) => !(Node.isPropertyAccessExpression(use) && use.getName() === 'server'));
-      if (state) {
-        const construct = AGENT_STATE.exec(state.getText())?.[0] ?? state.getText().slice(0, 40);
-        return {
-          setup,
-          blocker: {
-            reason: `session state: \`init()\` reads \`${construct}\`, which lives on the agent's Durable Object; a stateless factory has none (pass it as a tool argument handle, or keep the agent)`,
-            at: positionOf(state),
-          },
-        };
-      }
+  }
+  for (const member of agent.getMembers()) {
+    if (member === init) continue;
+    if (Node.isPropertyDeclaration(member) && member.getName() === 'server') {
+      const initializer = member.getInitializer();
+      if (!initializer || !Node.isNewExpression(initializer))
+        return { setup, props, blocker: { reason: '`server` is not built with `new McpServer(…)`', at: positionOf(member) } };
+      server = initializer.getText();
       continue;
     }
     return {
       setup,
+      props,
       blocker: {
         reason: `the agent has more than \`server\` and \`init()\` (\`${member.getText().split('\n')[0]}\`)`,
         at: positionOf(member),
       },
     };
   }
-  if (!server) return { setup, blocker: { reason: 'the agent has no `server = new McpServer(…)` field', at: positionOf(agent) } };
-  return { server, setup };
+  if (!server) return { setup, props, blocker: { reason: 'the agent has no `server = new McpServer(…)` field', at: positionOf(agent) } };
+  return { server, setup, props };
 }
 
 /** The statement's text with its continuation lines moved left by the indentation of its first line. */
