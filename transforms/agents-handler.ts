@@ -13,6 +13,7 @@ import type { AnyNode } from './lib/ast';
 import { inlinePlaceholder, placeholder } from './lib/emit';
 import { ensureNamedImport, pruneImports } from './lib/imports';
 import { addMarker, uniqueName } from './lib/markers';
+import { babelColumn } from './lib/locate';
 import { quoted } from '../src/frameworks/code';
 import type { AgentsPlan } from '../src/analysis/mcp-frameworks/agents';
 
@@ -112,7 +113,11 @@ function migrate(context: TransformContext, plan: AgentsPlan): boolean {
   for (const route of plan.routes) {
     const call = root
       .find(j.CallExpression)
-      .filter((p) => p.node.loc?.start.line === route.call.line && p.node.loc.start.column === route.call.column - 1)
+      .filter(
+        (p) =>
+          p.node.loc?.start.line === route.call.line &&
+          p.node.loc.start.column === babelColumn(context, route.call.line, route.call.column),
+      )
       .paths()[0];
     if (!call) continue;
     const request = route.args[0] ?? 'request';

@@ -12,6 +12,7 @@ import type { AnyNode } from './lib/ast';
 import { inlinePlaceholder, placeholder } from './lib/emit';
 import { afterImports, ensureNamedImport, ensureNamedImports } from './lib/imports';
 import { addMarker, uniqueName } from './lib/markers';
+import { babelColumn } from './lib/locate';
 import { originalText, withoutProperties } from './lib/source-edit';
 import { GUARD_NAME, guardFunction } from './lib/guard-templates';
 import { jsonRpcError, quoted } from '../src/frameworks/code';
@@ -43,11 +44,11 @@ export default function transform(file: FileInfo, api: API, options: TransformOp
   for (const plan of plans) {
     const config = root
       .find(j.ObjectExpression)
-      .filter((p) => startsAt(p.node as unknown as AnyNode, plan.config) && p.parent?.node.type === 'NewExpression')
+      .filter((p) => startsAt(context, p.node as unknown as AnyNode, plan.config) && p.parent?.node.type === 'NewExpression')
       .paths()[0];
     const start = root
       .find(j.CallExpression)
-      .filter((p) => startsAt(p.node as unknown as AnyNode, plan.start))
+      .filter((p) => startsAt(context, p.node as unknown as AnyNode, plan.start))
       .paths()[0];
     if (!config || !start) continue;
     const listener = declareListener(context, plan);
@@ -68,8 +69,8 @@ export default function transform(file: FileInfo, api: API, options: TransformOp
   return changed ? print(context) : undefined;
 }
 
-function startsAt(node: AnyNode, position: { line: number; column: number }): boolean {
-  return node.loc?.start.line === position.line && node.loc.start.column === position.column - 1;
+function startsAt(context: TransformContext, node: AnyNode, position: { line: number; column: number }): boolean {
+  return node.loc?.start.line === position.line && node.loc.start.column === babelColumn(context, position.line, position.column);
 }
 
 /** `server` of `server.start()`, as written. */
