@@ -11,7 +11,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Client as V2Client, StreamableHTTPClientTransport as V2Transport } from '@modelcontextprotocol/client';
 import { apply } from '../src/engine/apply';
 import { TARGETS } from '../src/engine/targets';
-import { expectGone, expectStatelessEndpoint, migratedEndpoints } from './helpers/wire-checks';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { expectGone, expectStatelessWire, initializeStatus, migratedEndpoints } from './helpers/wire-checks';
 import {
   bootFixture,
   compileFixture,
@@ -20,6 +22,7 @@ import {
   installFixture,
   prepareFixture,
   REPO_ROOT,
+  type FixtureManifest,
   type RunningFixture,
 } from './helpers/server-process';
 
@@ -45,6 +48,19 @@ function sources(dir: string): Map<string, string> {
   };
   walk(dir);
   return files;
+}
+
+/** The official client lists and calls the fixture's tool; then the stateless wire rules and a local Origin. */
+async function expectStatelessEndpoint(endpoint: URL, manifest: FixtureManifest, port: number): Promise<void> {
+  const headers = manifest.headers ?? {};
+  const client = new Client({ name: 'mcp-migrate-frameworks', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(endpoint, { requestInit: { headers } }));
+  expect((await client.listTools()).tools.map((t) => t.name)).toContain(manifest.tool!.name);
+  const call = await client.callTool({ name: manifest.tool!.name, arguments: manifest.tool!.arguments });
+  expect((call.content as Array<{ text?: string }>).map((c) => c.text ?? '').join('\n')).toContain(manifest.tool!.expectText);
+  await client.close();
+  await expectStatelessWire(endpoint, headers, { allow: true });
+  expect(await initializeStatus(endpoint, { ...headers, origin: `http://localhost:${port}` }), 'local Origin').toBe(200);
 }
 
 describe('servers on MCP frameworks, end to end', () => {
