@@ -26,7 +26,8 @@ afterEach(async () => {
   await Promise.all(running.splice(0).map((server) => server.stop()));
 });
 
-const names = fixtureNames((m) => (m.autoMigratable || m.handles === true) && m.legacyClient !== 'none');
+// Fixtures on MCP frameworks install their own packages: e2e-frameworks proves them.
+const names = fixtureNames((m) => (m.autoMigratable || m.handles === true) && m.legacyClient !== 'none' && !m.installs);
 
 /** POST with headers fetch() will not send (Host), over node:http. */
 function postStatus(url: URL, headers: Record<string, string>, body: unknown): Promise<number> {
