@@ -113,6 +113,11 @@ describe('verdicts', () => {
     expect(decideVerdict(true, baseline, after({ boot: ok }))).toEqual({ verdict: 'honest', reason: '1 marker(s) left' });
     const codemod = { ...marker, text: '/* @mcp-codemod-error Could not verify the schema argument */' };
     expect(decideVerdict(true, baseline, after({}, [codemod])).verdict).toBe('honest');
+    const deferred = {
+      ...marker,
+      text: '/* mcp-migrate: v2-deferred: on 2025-11-25 (stateless): the framework cannot serve 2026-07-28 yet */',
+    };
+    expect(decideVerdict(true, baseline, after({}, [deferred])).verdict, 'rule ids may hold digits').toBe('honest');
   });
 
   it('fail: a marker that names nothing', () => {

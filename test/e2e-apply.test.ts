@@ -25,7 +25,8 @@ afterEach(async () => {
 });
 
 // f-session-cart needs explicit handles (its tools depend on the session); it is proven in e2e-handles.
-const names = fixtureNames((m) => m.autoMigratable && m.legacyClient !== 'none' && m.family !== 'F');
+// Fixtures on MCP frameworks install their own packages: e2e-frameworks proves them.
+const names = fixtureNames((m) => m.autoMigratable && m.legacyClient !== 'none' && m.family !== 'F' && !m.installs);
 
 function snapshot(dir: string): Map<string, string> {
   const files = new Map<string, string>();

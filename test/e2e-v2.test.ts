@@ -26,7 +26,8 @@ afterEach(async () => {
   await Promise.all(running.splice(0).map((server) => server.stop()));
 });
 
-const names = fixtureNames((m) => (m.autoMigratable || m.family === 'F') && m.legacyClient !== 'none');
+// Fixtures on MCP frameworks install their own packages: e2e-frameworks proves them.
+const names = fixtureNames((m) => (m.autoMigratable || m.handles === true) && m.legacyClient !== 'none' && !m.installs);
 
 /** POST with headers fetch() will not send (Host), over node:http. */
 function postStatus(url: URL, headers: Record<string, string>, body: unknown): Promise<number> {
@@ -95,7 +96,7 @@ describe('apply --target 2026-07-28, end to end', () => {
     const title = `${name}: v2 packages, createMcpHandler, 2026-07-28 and 2025 clients, wire rules, idempotent`;
     (knownFailing ? it.skip : it)(knownFailing ? `${title} (known failing: ${knownFailing})` : title, async () => {
       const { dir, manifest } = await prepareFixture(name);
-      const stateful = manifest.family === 'F';
+      const stateful = manifest.handles === true;
       const zodBefore = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')).dependencies?.zod as string | undefined;
       const result = apply({ paths: [dir], cwd: dir, allowDirty: true, target: '2026-07-28', unsafe: stateful });
       expect(result.problems).toEqual([]);

@@ -17,6 +17,7 @@ import {
   compileFixture,
   compiledEntry,
   disposeFixture,
+  installFixture,
   prepareFixture,
   type FixtureManifest,
   type LegacyClientKind,
@@ -62,9 +63,15 @@ const REQUIRED_FIXTURES = [
   'c-admin-router',
   'b-fastify-get-delete',
   'c-tests-and-client',
+  // issue 13: servers on MCP frameworks
+  'e-fastmcp-sessions',
+  'e-mcp-framework-sse',
+  'e-agents-worker',
 ];
 
 const TEST_TIMEOUT = 20_000;
+/** Fixtures that install their own packages first (through the npm cache). */
+const INSTALL_TIMEOUT = 300_000;
 
 const fixtures: Array<{ name: string; manifest: FixtureManifest }> = readdirSync(FIXTURES_DIR, { withFileTypes: true })
   .filter((entry) => entry.isDirectory() && existsSync(path.join(FIXTURES_DIR, entry.name, 'fixture.json')))
@@ -86,6 +93,7 @@ afterEach(async () => {
 async function startFixture(name: string): Promise<{ dir: string; manifest: FixtureManifest; server: RunningFixture }> {
   const { dir, manifest } = await prepareFixture(name);
   cleanups.push(() => disposeFixture(dir));
+  if (manifest.installs) await installFixture(dir);
   await compileFixture(dir);
   const server = await bootFixture(dir, manifest);
   cleanups.push(() => server.stop());
@@ -178,21 +186,25 @@ describe('unmigrated fixture servers work with the official client', () => {
   for (const { name, manifest } of fixtures) {
     for (const kind of clientKinds(manifest)) {
       const endpoint = kind === 'sse' ? manifest.ssePath : manifest.mcpPath;
-      it(`${name}: ${kind} client at ${endpoint} lists and calls ${manifest.tool?.name}`, { timeout: TEST_TIMEOUT }, async () => {
-        const { server } = await startFixture(name);
-        const url = new URL(endpoint!, server.url);
-        const requestInit: RequestInit = { headers: manifest.headers ?? {} };
-        const transport =
-          kind === 'sse' ? new SSEClientTransport(url, { requestInit }) : new StreamableHTTPClientTransport(url, { requestInit });
-        const client = new Client({ name: 'mcp-migrate-fixture-test', version: '0.0.0' });
-        cleanups.push(() => client.close());
-        try {
-          await client.connect(transport);
-          await listAndCall(client, manifest);
-        } catch (error) {
-          throw new Error(`${String(error)}\nserver stderr:\n${server.stderr()}`, { cause: error });
-        }
-      });
+      it(
+        `${name}: ${kind} client at ${endpoint} lists and calls ${manifest.tool?.name}`,
+        { timeout: manifest.installs ? INSTALL_TIMEOUT : TEST_TIMEOUT },
+        async () => {
+          const { server } = await startFixture(name);
+          const url = new URL(endpoint!, server.url);
+          const requestInit: RequestInit = { headers: manifest.headers ?? {} };
+          const transport =
+            kind === 'sse' ? new SSEClientTransport(url, { requestInit }) : new StreamableHTTPClientTransport(url, { requestInit });
+          const client = new Client({ name: 'mcp-migrate-fixture-test', version: '0.0.0' });
+          cleanups.push(() => client.close());
+          try {
+            await client.connect(transport);
+            await listAndCall(client, manifest);
+          } catch (error) {
+            throw new Error(`${String(error)}\nserver stderr:\n${server.stderr()}`, { cause: error });
+          }
+        },
+      );
     }
 
     if (manifest.stdio) {

@@ -5,6 +5,9 @@ import type { FixKind } from '../src/model';
 import type { TransformOptions } from './lib/context';
 import stdioBridge, * as bridgeMeta from './stdio-bridge';
 import migrateEndpoint, * as endpointMeta from './migrate-endpoint';
+import fastmcpStateless, * as fastmcpMeta from './fastmcp-stateless';
+import mcpFrameworkStateless, * as mcpFrameworkMeta from './mcp-framework-stateless';
+import agentsHandler, * as agentsMeta from './agents-handler';
 import bindLocalhost, * as bindMeta from './bind-localhost';
 import idempotencyHints, * as hintsMeta from './idempotency-hints';
 import sessionHandles, * as handlesMeta from './session-handles';
@@ -19,6 +22,13 @@ export interface TransformModule {
   targets?: string[];
   /** It carries out endpoint plans: it also runs on files a plan touches where no finding of its rules stands. */
   plans?: boolean;
+  /**
+   * The package versions the code it writes needs: in a file where that code stands (`uses` matches), each owning
+   * package.json that lists `name` below `floor` gets `range`.
+   */
+  requires?: { uses: RegExp; packages: Array<{ name: string; floor: string; range: string; why: string }> };
+  /** What the report tells a human about every file it changed, at the first line `anchor` matches there. */
+  note?: { message: string; anchor: RegExp };
   run(file: FileInfo, api: API, options: TransformOptions): string | undefined | null;
 }
 
@@ -29,6 +39,30 @@ export const transforms: readonly TransformModule[] = [
   { id: bridgeMeta.id, rules: bridgeMeta.rules, level: 'auto', plans: true, run: stdioBridge },
   // Every MCP endpoint, whole or not at all, from the analysis's plan: in place, guarded, on the target's SDK.
   { id: endpointMeta.id, rules: endpointMeta.rules, level: 'auto', plans: true, run: migrateEndpoint },
+  // Servers built on MCP frameworks: their own transport options, from the plans the analysis put on the findings.
+  {
+    id: fastmcpMeta.id,
+    rules: fastmcpMeta.rules,
+    level: 'auto',
+    requires: fastmcpMeta.requires,
+    note: fastmcpMeta.note,
+    run: fastmcpStateless,
+  },
+  {
+    id: mcpFrameworkMeta.id,
+    rules: mcpFrameworkMeta.rules,
+    level: 'auto',
+    requires: mcpFrameworkMeta.requires,
+    run: mcpFrameworkStateless,
+  },
+  {
+    id: agentsMeta.id,
+    rules: agentsMeta.rules,
+    level: 'auto',
+    requires: agentsMeta.requires,
+    note: agentsMeta.note,
+    run: agentsHandler,
+  },
   { id: handlesMeta.id, rules: handlesMeta.rules, level: 'unsafe', run: sessionHandles },
   { id: hintsMeta.id, rules: hintsMeta.rules, level: 'auto', run: idempotencyHints },
 ];

@@ -1,11 +1,12 @@
 /**
  * mark-leftovers — runs last, on findings the other transforms were expected to fix but did not (a shape they do
- * not recognise). Each gets a `/* mcp-migrate: <rule-id>: … *\/` marker in the same run, so `check` keeps failing
+ * not recognise), and on session state a server that lost its protocol sessions still keeps. Each gets a `/* mcp-migrate: <rule-id>: … *\/` marker in the same run, so `check` keeps failing
  * on it and a second `apply` has nothing left to add (every run is idempotent).
  */
 import type { API, FileInfo } from 'jscodeshift';
 import { createContext, print, type TransformOptions } from './lib/context';
 import { addMarker } from './lib/markers';
+import type { Finding } from '../src/model';
 
 export const id = 'mark-leftovers';
 export const parser = 'tsx';
@@ -14,11 +15,20 @@ export default function transform(file: FileInfo, api: API, options: TransformOp
   const ruleIds = [...new Set((options.findings ?? []).map((f) => f.ruleId))];
   const context = createContext(file, api, options, ruleIds);
   let changed = false;
-  for (const finding of context.findings) {
-    const what = finding.hint ?? 'migrate this by hand';
-    changed =
-      addMarker(context, finding.line, finding.ruleId, `not migrated automatically (a shape mcp-migrate does not rewrite): ${what}`) ||
-      changed;
-  }
+  for (const finding of context.findings) changed = addMarker(context, finding.line, finding.ruleId, markerText(finding)) || changed;
   return changed ? print(context) : undefined;
 }
+
+function markerText(finding: Finding): string {
+  if (finding.ruleId === 'session-state') {
+    const what = finding.message.replace(/^Session state: /, '');
+    return `${what} Behaviour changes silently until it moves behind an explicit handle: ${HANDLE_RECIPE}`;
+  }
+  return `not migrated automatically (a shape mcp-migrate does not rewrite): ${finding.hint ?? 'migrate this by hand'}`;
+}
+
+/** What every session-state marker asks for (apply --unsafe writes it where the shape allows). */
+const HANDLE_RECIPE =
+  'an `open_session` tool mints a random handle (randomUUID) and creates the state; each stateful tool takes it as a required ' +
+  '`session_handle` argument and looks the state up by it (an unknown handle is an isError result naming open_session); ' +
+  'the store evicts handles after a TTL and past a size cap, closing what they own (apply --unsafe does this where it can).';

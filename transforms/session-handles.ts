@@ -7,7 +7,7 @@
 import type { API, FileInfo } from 'jscodeshift';
 import { createContext, print, type TransformContext, type TransformOptions } from './lib/context';
 import { containsLocation, isFunctionNode, referencedNames, type AnyNode } from './lib/ast';
-import { inlinePlaceholder, placeholder } from './lib/emit';
+import { declarationPlaceholder, inlinePlaceholder, placeholder } from './lib/emit';
 import { afterImports, ensureNamedImport } from './lib/imports';
 import { appendProperty, originalText } from './lib/source-edit';
 import { HANDLE_ARG, handleStoreCode, openToolCode, type StoreVariable } from './lib/handle-store';
@@ -23,8 +23,10 @@ interface StatefulTool {
   name: string;
   form: 'registerTool' | 'tool';
   handler: AnyNode;
-  /** `extra` parameter nodes whose `.sessionId` the handler reads. */
-  usesSessionId: boolean;
+  /** The handler is a function declared elsewhere in the file and registered by name: it is edited where it stands. */
+  named?: { path: { replace(node: unknown): void }; declaration: boolean };
+  /** The session reads (`extra.sessionId`, a destructured `sessionId`) inside the handler. */
+  sessionReads: Finding[];
   movedVariables: string[];
 }
 
@@ -34,9 +36,12 @@ export default function transform(file: FileInfo, api: API, options: TransformOp
   if (anchors.length === 0) return undefined;
   const result = rewrite(context, anchors);
   if (result === true) return print(context);
+  // Whole or nothing: a tool rewritten before another one failed is dropped with the rest (a fresh parse), so no
+  // file ever names a handle store that was not written.
+  const untouched = createContext(file, api, options, rules);
   let changed = false;
-  for (const anchor of anchors) changed = addMarker(context, anchor.line, 'session-state', result) || changed;
-  return changed ? print(context) : undefined;
+  for (const anchor of anchors) changed = addMarker(untouched, anchor.line, 'session-state', result) || changed;
+  return changed ? print(untouched) : undefined;
 }
 
 function rewrite(context: TransformContext, anchors: Finding[]): true | string {
@@ -44,8 +49,12 @@ function rewrite(context: TransformContext, anchors: Finding[]): true | string {
   if (anchors.some((a) => /AsyncLocalStorage/.test(a.message))) {
     return 'state lives in AsyncLocalStorage entered per request; give the tools an explicit handle argument (an open_* tool that mints it) and look the state up by handle';
   }
+  const filledAtStart = anchors.find((a) => a.data?.filledAtSessionStart)?.data?.filledAtSessionStart;
+  if (filledAtStart) {
+    return `\`${String(filledAtStart)}\` is filled when a session starts, not by the tools, so a handle would find nothing: make open_session create that entry keyed by the handle it mints, then pass session_handle to the tools that read it`;
+  }
   // Factory variables reported by the detector (declarators), and the function that declares them.
-  const factoryAnchors = anchors.filter((a) => /per-session server factory/.test(a.message));
+  const factoryAnchors = anchors.filter((a) => /per-session server factory/.test(a.message) || a.data?.resource);
   const declarators = root
     .find(j.VariableDeclarator)
     .filter((p) => factoryAnchors.some((a) => p.node.loc!.start.line === a.line && p.node.loc!.start.column === a.column - 1))
@@ -64,26 +73,52 @@ function rewrite(context: TransformContext, anchors: Finding[]): true | string {
     const factoryLocals = fn ? localNames(context, fn) : new Set<string>();
     if ([...referencedNames(j, node.init)].some((n) => factoryLocals.has(n)))
       return `\`${id.name}\` starts from other factory locals; move it behind a handle by hand`;
+    const closes = factoryAnchors.some((a) => a.data?.resource && a.line === node.loc!.start.line);
+    if (
+      closes &&
+      j(node.init as never)
+        .find(j.AwaitExpression)
+        .size() +
+        ((node.init as AnyNode).type === 'AwaitExpression' ? 1 : 0) >
+        0
+    )
+      return `\`${id.name}\` is opened asynchronously; create it in an async open_session and close it on expiry by hand`;
     moved.push({
       path,
-      variable: { name: id.name as string, type: typeAnnotation ? originalText(context, typeAnnotation) : undefined, initializer },
+      variable: {
+        name: id.name as string,
+        type: typeAnnotation ? originalText(context, typeAnnotation) : undefined,
+        initializer,
+        closes,
+      },
     });
   }
   const movedNames = moved.map((m) => m.variable.name);
-  const tools = statefulTools(context, anchors, movedNames);
+  const found = statefulTools(context, anchors, movedNames);
+  if (typeof found === 'string') return found;
+  const tools = found;
   if (tools.length === 0) return 'no tool registration found for this session state; add an explicit handle argument by hand';
+  const stray = anchors.find((a) => /sessionId/.test(a.message) && !tools.some((t) => t.sessionReads.includes(a)));
+  if (stray)
+    return `the session id is read outside a tool handler (line ${stray.line}); pass the handle to that code by hand, then migrate`;
   const factoryStatement = registrationStatement(tools[0].call, context);
   if (!factoryStatement) return 'tool registrations are not statements in a block; add an explicit handle argument by hand';
-  // Every use of a moved variable must be inside a stateful tool's handler (which reads it from the handle's state).
+  // Every use of a moved variable must be inside a stateful tool's handler (which reads it from the handle's state),
+  // except the factory statement that released a resource when the session ended: the handle store closes it now.
+  const releases: Array<{ parent: unknown }> = [];
   for (const { path, variable } of moved) {
     const fn = enclosingFunction(path);
     const outside = fn
       ? j(fn.node as never)
           .find(j.Identifier, { name: variable.name })
           .filter((p) => p.parent.node !== path.node && !tools.some((t) => within(p.node as unknown as AnyNode, t.handler)))
-          .size()
-      : 0;
-    if (outside > 0) return `\`${variable.name}\` is used outside the tools that change it; move it behind a handle by hand`;
+          .paths()
+      : [];
+    for (const use of outside) {
+      const release = variable.closes ? releaseStatement(use, fn!.node) : undefined;
+      if (!release) return `\`${variable.name}\` is used outside the tools that change it; move it behind a handle by hand`;
+      releases.push(release);
+    }
   }
 
   const zod = ensureNamedImport(context, ['zod'], 'z');
@@ -94,6 +129,7 @@ function rewrite(context: TransformContext, anchors: Finding[]): true | string {
     if (outcome !== true) return outcome;
   }
   for (const { path } of moved) j(path.parent).remove();
+  for (const release of new Set(releases)) j(release as never).remove();
   // The minting tool goes right before the first stateful tool, on the same server.
   const { block, statement, server } = factoryStatement;
   block.splice(
@@ -119,6 +155,36 @@ function rewrite(context: TransformContext, anchors: Finding[]): true | string {
     ),
   );
   return true;
+}
+
+/**
+ * `void browser.close()` (or `.dispose()`, `.end()`…) inside a statement of the factory body that does nothing else
+ * (`server.server.onclose = () => { void browser.close(); }`): that statement, which the handle store replaces.
+ */
+function releaseStatement(use: { node: unknown; parent: unknown }, factory: AnyNode): { parent: unknown } | undefined {
+  const member = (use as { parent: { node: AnyNode; parent: { node: AnyNode } } }).parent;
+  const call = member.parent.node;
+  if (member.node.type !== 'MemberExpression' || call.type !== 'CallExpression' || call.callee !== member.node) return undefined;
+  if (!/^(?:close|dispose|destroy|disconnect|quit|end)$/.test(String((member.node.property as AnyNode).name))) return undefined;
+  let path = member.parent as unknown as { node: AnyNode; parent: { node: AnyNode } | null };
+  while (path.parent && path.parent.node !== (factory.body as AnyNode)) path = path.parent as typeof path;
+  if (!path.parent) return undefined;
+  const statement = path.node;
+  const calls = statement.type === 'ExpressionStatement' ? countCalls(statement) : Infinity;
+  return calls === 1 ? (path as { parent: unknown }) : undefined;
+}
+
+function countCalls(node: AnyNode): number {
+  let count = 0;
+  const visit = (value: unknown): void => {
+    if (!value || typeof value !== 'object') return;
+    if (Array.isArray(value)) return value.forEach(visit);
+    const child = value as AnyNode;
+    if (child.type === 'CallExpression') count++;
+    for (const key of Object.keys(child)) if (key !== 'loc' && key !== 'comments') visit(child[key]);
+  };
+  visit(node);
+  return count;
 }
 
 function quote(context: TransformContext, text: string): string {
@@ -147,33 +213,63 @@ function localNames(context: TransformContext, fn: { node: AnyNode }): Set<strin
   return names;
 }
 
-/** Tool registrations whose handler reads `extra.sessionId` (an anchor) or uses a moved variable. */
-function statefulTools(context: TransformContext, anchors: Finding[], movedNames: string[]): StatefulTool[] {
+/**
+ * Tool registrations whose handler reads the session id (an anchor) or uses a moved variable. A handler registered
+ * by name is followed to its function in this file (used nowhere else); one built by a helper (`timed(fn)`) cannot
+ * take the handle safely, and stops the rewrite (the reason, as a string).
+ */
+function statefulTools(context: TransformContext, anchors: Finding[], movedNames: string[]): StatefulTool[] | string {
   const { j, root } = context;
   const tools: StatefulTool[] = [];
+  let refusal: string | undefined;
   root.find(j.CallExpression).forEach((p) => {
     const call = p.node as unknown as AnyNode;
     const callee = call.callee as AnyNode;
-    if (callee.type !== 'MemberExpression') return;
+    if (refusal || callee.type !== 'MemberExpression') return;
     const method = (callee.property as AnyNode).name;
     if (method !== 'registerTool' && method !== 'tool') return;
     const args = call.arguments as AnyNode[];
-    const handler = args[args.length - 1];
-    if (!handler || !isFunctionNode(handler)) return;
-    const usesSessionId = anchors.some(
-      (a) =>
-        /sessionId/.test(a.message) &&
-        within({ type: 'x', loc: { start: { line: a.line, column: a.column - 1 }, end: { line: a.line, column: a.column } } }, handler),
-    );
-    const used = referencedNames(j, handler);
-    const movedVariables = movedNames.filter((n) => used.has(n));
-    if (!usesSessionId && movedVariables.length === 0) return;
+    const last = args[args.length - 1];
+    if (!last || args.length < 2) return;
     const nameNode = args[0];
     const name =
       nameNode.type === 'StringLiteral' || nameNode.type === 'Literal' ? String(nameNode.value) : originalText(context, nameNode);
-    tools.push({ call, name, form: method, handler, usesSessionId, movedVariables });
+    const named = last.type === 'Identifier' ? namedHandler(context, last.name as string) : undefined;
+    const handler = isFunctionNode(last) ? last : named?.handler;
+    const sessionReads = handler ? anchors.filter((a) => /sessionId/.test(a.message) && within(anchorNode(a), handler)) : [];
+    const movedVariables = handler ? movedNames.filter((n) => referencedNames(j, handler).has(n)) : [];
+    if (!handler) {
+      const inside = anchors.some((a) => /sessionId/.test(a.message) && within(anchorNode(a), last));
+      if (inside || movedNames.some((n) => referencedNames(j, last).has(n)))
+        refusal = `\`${name}\`: its handler is built by \`${originalText(context, last).split('(')[0]}(…)\`, which the handle cannot be threaded through; register an inline handler or add a ${HANDLE_ARG} argument by hand`;
+      return;
+    }
+    if (sessionReads.length === 0 && movedVariables.length === 0) return;
+    tools.push({ call, name, form: method, handler, named: named?.site, sessionReads, movedVariables });
   });
-  return tools;
+  return refusal ?? tools;
+}
+
+function anchorNode(anchor: Finding): AnyNode {
+  return { type: 'x', loc: { start: { line: anchor.line, column: anchor.column - 1 }, end: { line: anchor.line, column: anchor.column } } };
+}
+
+/** `function name(…) {…}` or `const name = (…) => …` in this file, referenced once (by the registration). */
+function namedHandler(context: TransformContext, name: string): { handler: AnyNode; site: NonNullable<StatefulTool['named']> } | undefined {
+  const { j, root } = context;
+  const uses = root
+    .find(j.Identifier, { name })
+    .filter((p) => isReference(p as never) && !(p.parent.node.type === 'FunctionDeclaration' && p.parent.node.id === p.node))
+    .size();
+  if (uses !== 1) return undefined;
+  const declaration = root.find(j.FunctionDeclaration, { id: { name } }).paths()[0];
+  if (declaration) return { handler: declaration.node as unknown as AnyNode, site: { path: declaration, declaration: true } };
+  const variable = root
+    .find(j.VariableDeclarator, { id: { name } })
+    .filter((p) => isFunctionNode(p.node.init as never))
+    .paths()[0];
+  if (!variable) return undefined;
+  return { handler: variable.node.init as unknown as AnyNode, site: { path: variable.get('init'), declaration: false } };
 }
 
 function registrationStatement(
@@ -242,38 +338,18 @@ function rewriteTool(context: TransformContext, tool: StatefulTool, handleSchema
   }
   // 2–4. The handler, edited as text so its layout stays: it reads the handle from its arguments, uses it where
   // it used the session id, reads moved variables from the handle's state, and rejects an unknown handle first.
-  const edits: TextEdit[] = [];
-  let handleExpr: string = HANDLE_ARG;
-  const extra = params[hadArgs ? 1 : 0];
-  if (!hadArgs) {
-    if (params.length === 0) {
-      const open = context.parsed.indexOf('(', handler.start as number);
-      if (open < 0 || open > ((handler.body as AnyNode).start as number))
-        return `\`${tool.name}\`: unusual handler parameters; add a ${HANDLE_ARG} argument by hand`;
-      edits.push({ start: open + 1, end: open + 1, text: `{ ${HANDLE_ARG} }` });
-    } else if (isParenthesized(context, handler, params[0])) {
-      edits.push({ start: params[0].start as number, end: params[0].start as number, text: `{ ${HANDLE_ARG} }, ` });
-    } else {
-      edits.push({
-        start: params[0].start as number,
-        end: params[0].end as number,
-        text: `({ ${HANDLE_ARG} }, ${originalText(context, params[0])})`,
-      });
-    }
-  } else if (params[0]?.type === 'ObjectPattern') {
-    edits.push({ start: params[0].start as number, end: params[0].end as number, text: appendProperty(context, params[0], HANDLE_ARG) });
-  } else if (params[0]?.type === 'Identifier') {
-    handleExpr = `${params[0].name}.${HANDLE_ARG}`;
-  } else {
-    return `\`${tool.name}\`: unusual handler parameters; add a ${HANDLE_ARG} argument by hand`;
-  }
-  if (tool.usesSessionId && extra?.type === 'Identifier') {
-    j(handler as never)
-      .find(j.MemberExpression, { object: { name: extra.name as string }, property: { name: 'sessionId' } })
-      .forEach((p) => {
-        const node = p.node as unknown as AnyNode;
-        edits.push({ start: node.start as number, end: node.end as number, text: handleExpr });
-      });
+  const binding = bindHandle(context, tool, hadArgs);
+  if (typeof binding === 'string') return binding;
+  const { edits, handleExpr } = binding;
+  for (const read of tool.sessionReads) {
+    if (binding.destructured && atAnchor(binding.destructured, read)) continue;
+    const node = j(handler as never)
+      .find(j.MemberExpression, { property: { name: 'sessionId' } })
+      .filter((p) => atAnchor(p.node as unknown as AnyNode, read))
+      .paths()[0]?.node as unknown as AnyNode | undefined;
+    if (!node)
+      return `\`${tool.name}\`: the session id is read in a shape mcp-migrate does not rewrite (line ${read.line}); add a ${HANDLE_ARG} argument by hand`;
+    edits.push({ start: node.start as number, end: node.end as number, text: handleExpr });
   }
   if (tool.movedVariables.length > 0) {
     j(handler as never)
@@ -290,10 +366,12 @@ function rewriteTool(context: TransformContext, tool: StatefulTool, handleSchema
         });
       });
   }
-  const guard =
-    tool.movedVariables.length > 0
+  const guard = [
+    ...binding.prelude,
+    ...(tool.movedVariables.length > 0
       ? [`const state = sessionHandleState(${handleExpr});`, `if (!state) return unknownSessionHandle();`]
-      : [`if (!sessionHandleState(${handleExpr})) return unknownSessionHandle();`];
+      : [`if (!sessionHandleState(${handleExpr})) return unknownSessionHandle();`]),
+  ];
   const body = handler.body as AnyNode;
   const unit = context.useTabs ? '\t' : ' '.repeat(context.tabWidth);
   const handlerIndent = lineIndent(context, handler.start as number);
@@ -315,9 +393,123 @@ function rewriteTool(context: TransformContext, tool: StatefulTool, handleSchema
     }
     edits.push({ start: end, end, text: `;\n${handlerIndent}}` });
   }
-  const index = args.indexOf(handler);
-  args[index] = j.identifier(inlinePlaceholder(context, applyEdits(context, handler, edits))) as unknown as AnyNode;
+  const code = applyEdits(context, handler, edits);
+  if (tool.named?.declaration) tool.named.path.replace(declarationPlaceholder(context, code));
+  else if (tool.named) tool.named.path.replace(j.identifier(inlinePlaceholder(context, code)));
+  else args[args.indexOf(handler)] = j.identifier(inlinePlaceholder(context, code)) as unknown as AnyNode;
   return true;
+}
+
+interface HandleBinding {
+  edits: TextEdit[];
+  /** How the handler body reads the handle. */
+  handleExpr: string;
+  /** Lines the body starts with (a destructured `sessionId` now bound to the handle). */
+  prelude: string[];
+  /** The `sessionId` element the context destructured, now bound by the prelude. */
+  destructured?: AnyNode;
+}
+
+function atAnchor(node: AnyNode, anchor: Finding): boolean {
+  const start = (node.loc as { start: { line: number; column: number } } | undefined)?.start;
+  return !!start && start.line === anchor.line && start.column === anchor.column - 1;
+}
+
+/**
+ * Where the handler gets the handle from, for every parameter shape: none (`async () =>`), an object pattern, a named
+ * or `_`-prefixed argument, rest parameters, a context destructured for its `sessionId`. A handler declared apart
+ * from the registration has no contextual type, so in TypeScript its new handle binding is typed.
+ */
+function bindHandle(context: TransformContext, tool: StatefulTool, hadArgs: boolean): HandleBinding | string {
+  const handler = tool.handler;
+  const params = handler.params as AnyNode[];
+  const edits: TextEdit[] = [];
+  const prelude: string[] = [];
+  const typed = context.typescript && !!tool.named;
+  const handleType = `{ ${HANDLE_ARG}: string }`;
+  const unusual = `\`${tool.name}\`: unusual handler parameters; add a ${HANDLE_ARG} argument by hand`;
+  const contextParam = params[hadArgs ? 1 : 0];
+  const destructured = contextParam?.type === 'ObjectPattern' ? sessionIdElement(contextParam) : undefined;
+  let handleExpr: string = HANDLE_ARG;
+  let contextGone = false;
+  const first = params[0];
+  if (!hadArgs || !first) {
+    // The tool had no arguments (its first parameter, if any, was the context) or ignored them: a new first one.
+    const binding = `{ ${HANDLE_ARG} }${typed ? `: ${handleType}` : ''}`;
+    if (first && first === contextParam && destructured && params.length === 1 && (first.properties as AnyNode[]).length === 1) {
+      edits.push({ start: first.start as number, end: first.end as number, text: binding });
+      contextGone = true;
+    } else if (!first) {
+      const open = context.parsed.indexOf('(', handler.start as number);
+      if (open < 0 || open > ((handler.body as AnyNode).start as number)) return unusual;
+      edits.push({ start: open + 1, end: open + 1, text: binding });
+    } else if (isParenthesized(context, handler, first)) {
+      edits.push({ start: first.start as number, end: first.start as number, text: `${binding}, ` });
+    } else {
+      edits.push({ start: first.start as number, end: first.end as number, text: `(${binding}, ${originalText(context, first)})` });
+    }
+  } else if (first.type === 'ObjectPattern') {
+    const properties = first.properties as AnyNode[];
+    const rest = properties.find((p) => p.type === 'RestElement');
+    const last = properties[properties.length - 1];
+    if (rest) handleExpr = `${originalText(context, rest.argument as AnyNode)}.${HANDLE_ARG}`;
+    else if (!first.typeAnnotation)
+      edits.push({ start: first.start as number, end: first.end as number, text: appendProperty(context, first, HANDLE_ARG) });
+    else if (last) edits.push({ start: last.end as number, end: last.end as number, text: `, ${HANDLE_ARG}` });
+    else return unusual;
+    extendAnnotation(context, first, handleType, edits);
+  } else if (first.type === 'Identifier') {
+    handleExpr = `${first.name}.${HANDLE_ARG}`;
+    extendAnnotation(context, first, handleType, edits);
+  } else if (first.type === 'RestElement' && (first.argument as AnyNode).type === 'Identifier' && !first.typeAnnotation) {
+    handleExpr = `${(first.argument as AnyNode).name}[0].${HANDLE_ARG}`;
+  } else {
+    return unusual;
+  }
+  if (destructured) {
+    // `{ sessionId }` leaves the context (the parameter goes when nothing else is in it); the name is the handle now.
+    const elements = contextParam.properties as AnyNode[];
+    if (contextGone) {
+      // replaced by the handle binding above
+    } else if (elements.length === 1 && contextParam === params[params.length - 1]) {
+      const previous = params[params.indexOf(contextParam) - 1];
+      edits.push({ start: previous.end as number, end: contextParam.end as number, text: '' });
+    } else if (elements.length === 1) {
+      edits.push({ start: contextParam.start as number, end: patternEnd(contextParam), text: '{}' });
+    } else {
+      const index = elements.indexOf(destructured.element);
+      const start = index > 0 ? (elements[index - 1].end as number) : (destructured.element.start as number);
+      const end = index > 0 ? (destructured.element.end as number) : (elements[1].start as number);
+      edits.push({ start, end, text: '' });
+    }
+    prelude.push(`const ${destructured.local} = ${handleExpr};`);
+  }
+  return { edits, handleExpr, prelude, destructured: destructured?.element };
+}
+
+/** `sessionId` (or `sessionId: sid`) in a destructured context, and the local name it binds. */
+function sessionIdElement(pattern: AnyNode): { element: AnyNode; local: string } | undefined {
+  for (const element of pattern.properties as AnyNode[]) {
+    const key = element.key as AnyNode | undefined;
+    const value = element.value as AnyNode | undefined;
+    if (key?.name === 'sessionId' && value?.type === 'Identifier') return { element, local: value.name as string };
+  }
+  return undefined;
+}
+
+/** A typed parameter (`args: { fruit: string }`) gets the handle in its type too: `… & { session_handle: string }`. */
+function extendAnnotation(context: TransformContext, param: AnyNode, handleType: string, edits: TextEdit[]): void {
+  const annotation = (param.typeAnnotation as AnyNode | undefined)?.typeAnnotation as AnyNode | undefined;
+  if (!annotation) return;
+  const type = originalText(context, annotation);
+  const simple = /^(?:TSTypeLiteral|TSTypeReference)$/.test(annotation.type as string);
+  edits.push({ start: annotation.start as number, end: annotation.end as number, text: `${simple ? type : `(${type})`} & ${handleType}` });
+}
+
+/** The end of an object pattern itself (its type annotation, if any, follows). */
+function patternEnd(pattern: AnyNode): number {
+  const annotation = pattern.typeAnnotation as AnyNode | undefined;
+  return annotation ? (annotation.start as number) : (pattern.end as number);
 }
 
 interface TextEdit {

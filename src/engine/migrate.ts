@@ -20,7 +20,7 @@ import { migrateSdkSurface } from './sdk-v2-surface';
 import { fixupsFor, satisfyV2Dependencies, settledByRaise } from './v2-fixups';
 import type { Raise } from './v2-dependencies';
 import { DEFAULT_TARGET, type Target } from './targets';
-import { raiseSdkRange, sdkFloor, V1_SDK, V1_TESTED_RANGE } from './sdk-floor';
+import { raiseDependencyRange, raiseSdkRange, sdkFloor, V1_SDK, V1_TESTED_RANGE } from './sdk-floor';
 import * as path from 'node:path';
 import { emitProgress } from './progress';
 
@@ -134,16 +134,18 @@ export function migrateSources(sources: SourceInput[], options: MigrateOptions =
     analysis = reanalyze(files, rules);
     stale = false;
   }
-  // What a transform should have fixed but did not gets a marker now, not on the next run.
+  // What a transform should have fixed but did not gets a marker now, not on the next run. So does session state a
+  // project served over HTTP still keeps (without --unsafe, or where the handles could not be applied): without
+  // protocol sessions it silently resets, so the gate stays red until it moves behind a handle.
   const fixedByRunTransforms = new Set(enabled.flatMap((t) => t.rules));
+  const servesHttp = plans.length > 0 || analysis.endpoints().length > 0;
   for (const fileAnalysis of analysis.files) {
     const working = files.get(fileAnalysis.relPath)!;
     if (working.failed || fileAnalysis.parseError) continue;
     const leftovers = fileAnalysis.findings.filter(
       (f) =>
-        f.fix === 'auto' &&
-        f.severity !== 'info' &&
-        fixedByRunTransforms.has(f.ruleId) &&
+        ((f.fix === 'auto' && f.severity !== 'info' && fixedByRunTransforms.has(f.ruleId)) ||
+          (servesHttp && f.ruleId === 'session-state')) &&
         !f.data?.marker &&
         !markedByPlan(f, options.rolledBack) &&
         !markedNear(fileAnalysis.findings, f),
@@ -166,6 +168,8 @@ export function migrateSources(sources: SourceInput[], options: MigrateOptions =
     stale = surface.changed || stale;
     stale = runFixups(files, dependencies.raised, localOptions, problems, applied) || stale;
   }
+  surfaceNotes.push(...transformNotes(files));
+  manifests = new Map([...manifests, ...raiseFrameworkFloors(files, manifests, surfaceNotes, raised)]);
   if (target === '2025-11-25') {
     const floors = raiseSdkFloors(files, manifests, surfaceNotes);
     if (floors.size > 0) raised.add(V1_SDK);
@@ -190,14 +194,7 @@ export function migrateSources(sources: SourceInput[], options: MigrateOptions =
 /** 2025-11-25: each manifest whose SDK range predates the transport the migrated code uses is raised to one that has it. */
 function raiseSdkFloors(files: Map<string, WorkingFile>, manifests: Map<string, string>, notes: ManualItem[]): Map<string, string> {
   const raised = new Map<string, string>();
-  const dirs = [...manifests.keys()].map((m) => path.posix.dirname(m)).sort((a, b) => b.length - a.length);
-  for (const manifest of manifests.keys()) {
-    const dir = path.posix.dirname(manifest);
-    const owned = [...files.values()].filter((w) => {
-      if (w.text === w.original) return false;
-      const owner = dirs.find((d) => d === '.' || w.source.relPath.startsWith(`${d}/`));
-      return owner === dir;
-    });
+  for (const [manifest, owned] of changedFilesByManifest(files, manifests)) {
     const floor = sdkFloor(owned.map((w) => w.text));
     const text = floor ? raiseSdkRange(manifests.get(manifest)!, floor) : undefined;
     if (!text) continue;
@@ -210,6 +207,66 @@ function raiseSdkFloors(files: Map<string, WorkingFile>, manifests: Map<string, 
     });
   }
   return raised;
+}
+
+/** The notes of the transforms that changed each file, at the line their anchor names (none where it names none). */
+function transformNotes(files: Map<string, WorkingFile>): ManualItem[] {
+  return [...files.values()].flatMap((working) =>
+    allTransforms
+      .filter((t) => t.note && working.transformIds.has(t.id))
+      .map((t) => {
+        const index = working.text.split('\n').findIndex((line) => t.note!.anchor.test(line));
+        return index < 0 ? [] : [{ file: working.source.relPath, line: index + 1, ruleId: t.rules[0], message: t.note!.message }];
+      })
+      .flat(),
+  );
+}
+
+/** Each manifest whose files a framework transform changed gets that framework's range when it allows an older one. */
+function raiseFrameworkFloors(
+  files: Map<string, WorkingFile>,
+  manifests: Map<string, string>,
+  notes: ManualItem[],
+  names: Set<string>,
+): Map<string, string> {
+  const raised = new Map<string, string>();
+  for (const [manifest, owned] of changedFilesByManifest(files, manifests)) {
+    for (const transform of allTransforms) {
+      const requires = transform.requires;
+      if (!requires || !owned.some((w) => w.transformIds.has(transform.id) && requires.uses.test(w.text))) continue;
+      for (const { name, floor, range, why } of requires.packages) {
+        const text = raiseDependencyRange(raised.get(manifest) ?? manifests.get(manifest)!, name, floor, range);
+        if (!text) continue;
+        raised.set(manifest, text);
+        names.add(name);
+        notes.push({
+          file: manifest,
+          line: 1,
+          ruleId: transform.rules[0],
+          message: `${name} raised to ${range}: ${why} (${floor} or later); run your package manager's install.`,
+        });
+      }
+    }
+  }
+  return raised;
+}
+
+/** The files the migration changed, by the manifest that owns them (the nearest package.json above). */
+function changedFilesByManifest(files: Map<string, WorkingFile>, manifests: Map<string, string>): Map<string, WorkingFile[]> {
+  const dirs = [...manifests.keys()].map((m) => path.posix.dirname(m)).sort((a, b) => b.length - a.length);
+  const owned = new Map<string, WorkingFile[]>();
+  for (const manifest of manifests.keys()) {
+    const dir = path.posix.dirname(manifest);
+    owned.set(
+      manifest,
+      [...files.values()].filter((w) => {
+        if (w.text === w.original) return false;
+        const owner = dirs.find((d) => d === '.' || w.source.relPath.startsWith(`${d}/`));
+        return owner === dir;
+      }),
+    );
+  }
+  return owned;
 }
 
 /**

@@ -29,16 +29,21 @@ export function sdkFloor(texts: Iterable<string>): string | undefined {
  * change (or does not depend on the SDK). Only the range's text changes: the file keeps its formatting.
  */
 export function raiseSdkRange(manifest: string, floor: string): string | undefined {
+  return raiseDependencyRange(manifest, V1_SDK, floor, V1_TESTED_RANGE);
+}
+
+/** The manifest with `name`'s range set to `range` when it allows a version below `floor`; else undefined. */
+export function raiseDependencyRange(manifest: string, name: string, floor: string, range: string): string | undefined {
   let json: { dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
   try {
     json = JSON.parse(manifest);
   } catch {
     return undefined;
   }
-  const range = json.dependencies?.[V1_SDK] ?? json.devDependencies?.[V1_SDK];
-  if (!range) return undefined;
-  const lowest = semver.validRange(range) ? semver.minVersion(range) : null;
+  const current = json.dependencies?.[name] ?? json.devDependencies?.[name];
+  if (!current) return undefined;
+  const lowest = semver.validRange(current) ? semver.minVersion(current) : null;
   if (lowest && !semver.lt(lowest, floor)) return undefined;
-  const pattern = new RegExp(`("${V1_SDK.replace(/[/.]/g, '\\$&')}"\\s*:\\s*)"${range.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"`);
-  return pattern.test(manifest) ? manifest.replace(pattern, `$1"${V1_TESTED_RANGE}"`) : undefined;
+  const pattern = new RegExp(`("${name.replace(/[/.]/g, '\\$&')}"\\s*:\\s*)"${current.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"`);
+  return pattern.test(manifest) ? manifest.replace(pattern, `$1"${range}"`) : undefined;
 }

@@ -27,7 +27,8 @@ export interface TargetedMigration extends GatedMigration {
 /** Stable on every run (a re-run must change nothing): the errors themselves go to the report. */
 const DEFERRED_MESSAGE =
   'on 2025-11-25 (stateless, v1 SDK) because the move to 2026-07-28 did not type-check; `mcp-migrate apply --dry-run` lists the errors: fix them, then run apply again';
-const DEFERRED_LINE = /^[ \t]*\/\*\s*mcp-migrate:\s*v2-deferred:[^\n]*\*\/[ \t]*\n/gm;
+// (only this engine's own: a framework transform may defer a project for its framework's reasons, and keeps its marker)
+const DEFERRED_LINE = /^[ \t]*\/\*\s*mcp-migrate:\s*v2-deferred:\s*on 2025-11-25 \(stateless, v1 SDK\) because[^\n]*\*\/[ \t]*\n/gm;
 
 export function migrateOrDefer(root: string, sources: SourceInput[], options: MigrateOptions): TargetedMigration {
   const v2 = migrateGated(root, sources, options);

@@ -6,6 +6,9 @@ import { stringLiterals } from '../analysis/file-facts';
 import { isSdkSymbol } from '../analysis/sdk-modules';
 import { resolveOrigin } from '../analysis/resolve';
 import { transportStores } from './shared';
+import { fastmcpStartPlan } from '../analysis/mcp-frameworks/fastmcp';
+import { mcpFrameworkPlan } from '../analysis/mcp-frameworks/mcp-framework';
+import { agentsPlan } from '../analysis/mcp-frameworks/agents';
 
 export const legacySseTransport: Rule = {
   meta: {
@@ -83,22 +86,22 @@ function checkFrameworks(
       const options = args[1];
       const transport = options && Node.isObjectLiteralExpression(options) ? literalProperty(options, 'transport') : undefined;
       if (method === 'serve' && transport !== 'sse' && transport !== 'auto') continue;
+      const agents = agentsPlan(call, facts);
       report(
         call,
         `Legacy HTTP+SSE transport: \`McpAgent.${method}(${method === 'serve' ? `…, { transport: '${transport}' }` : '…'})\` serves the deprecated SSE transport.`,
         {
-          fix: 'manual',
           hint: 'Serve `createMcpHandler(factory)` from `agents/mcp/server` (stateless) on `/mcp`, beside the old route until clients move.',
+          ...(agents ? { data: { agents } } : { fix: 'manual' }),
         },
       );
     }
-    if (method === 'start' && args[0] && Node.isObjectLiteralExpression(args[0]) && literalProperty(args[0], 'transportType') === 'sse') {
-      if (facts.holds(callee.getExpression(), 'FastMCP') || facts.importsMcp) {
-        report(call, "Legacy HTTP+SSE transport: fastmcp `transportType: 'sse'`.", {
-          fix: 'manual',
-          hint: "Use `transportType: 'httpStream'` with `httpStream: { stateless: true, host: '127.0.0.1' }`.",
-        });
-      }
+    const fastmcp = fastmcpStartPlan(call, facts);
+    if (fastmcp?.form === 'sse') {
+      report(call, "Legacy HTTP+SSE transport: fastmcp `transportType: 'sse'`.", {
+        hint: "Use `transportType: 'httpStream'` with `httpStream: { stateless: true }`.",
+        data: { fastmcp },
+      });
     }
   }
   for (const construction of nodesOfKind(sourceFile, SyntaxKind.NewExpression)) {
@@ -106,12 +109,15 @@ function checkFrameworks(
     const [options] = construction.getArguments();
     const transport = options && Node.isObjectLiteralExpression(options) ? options.getProperty('transport') : undefined;
     const init = transport && Node.isPropertyAssignment(transport) ? transport.getInitializer() : undefined;
-    if (init && Node.isObjectLiteralExpression(init) && literalProperty(init, 'type') === 'sse') {
-      report(construction, "Legacy HTTP+SSE transport: mcp-framework `transport: { type: 'sse' }`.", {
-        fix: 'manual',
-        hint: "Use `transport: { type: 'http-stream' }` in stateless mode.",
-      });
-    }
+    if (!init || !Node.isObjectLiteralExpression(init) || literalProperty(init, 'type') !== 'sse') continue;
+    const mcpFramework = mcpFrameworkPlan(construction, facts);
+    report(
+      construction,
+      "Legacy HTTP+SSE transport: mcp-framework `transport: { type: 'sse' }`.",
+      mcpFramework
+        ? { hint: 'Serve `MCPServer.handleRequest` (stateless) on one POST endpoint.', data: { mcpFramework } }
+        : { fix: 'manual', hint: 'Serve `MCPServer.handleRequest` (stateless) on one POST endpoint, where the server is started.' },
+    );
   }
 }
 

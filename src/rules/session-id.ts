@@ -4,6 +4,9 @@ import type { Rule } from './rule';
 import { stringLiterals } from '../analysis/file-facts';
 import { isSdkSymbol } from '../analysis/sdk-modules';
 import { resolveOrigin } from '../analysis/resolve';
+import { fastmcpStartPlan } from '../analysis/mcp-frameworks/fastmcp';
+import { mcpFrameworkPlan } from '../analysis/mcp-frameworks/mcp-framework';
+import { agentsPlan, servesSse } from '../analysis/mcp-frameworks/agents';
 import { isUndefinedExpression, propertyAssignmentsNamed, transportStores } from './shared';
 
 export const sessionId: Rule = {
@@ -18,7 +21,7 @@ export const sessionId: Rule = {
       'vary per connection. Sessions also pin a client to one process, which breaks horizontal scaling. This rule finds a ' +
       '`sessionIdGenerator` that is not `undefined`, `onsessioninitialized`/`onsessionclosed`, transports stored by session ' +
       'id (object, `Map`, array), reads or writes of the `mcp-session-id` header, `isInitializeRequest` gating and fastmcp ' +
-      '`httpStream` without `stateless: true`.',
+      "`httpStream` without `stateless: true`, and mcp-framework's `http-stream` transport.",
     hint: 'Create a fresh server and `StreamableHTTPServerTransport({ sessionIdGenerator: undefined })` per POST; keep state in explicit handles.',
     sources: [
       'spec 2026-07-28 changelog.mdx § Major changes 1 (SEP-2567)',
@@ -51,26 +54,34 @@ export const sessionId: Rule = {
       report(store, 'Protocol session: a transport is stored by session id so later requests can find it.');
     }
     for (const call of nodesOfKind(sourceFile, SyntaxKind.CallExpression)) {
-      const callee = call.getExpression();
-      const [options] = call.getArguments();
-      if (!Node.isPropertyAccessExpression(callee) || callee.getName() !== 'start' || !options || !Node.isObjectLiteralExpression(options))
-        continue;
-      const transportType = options.getProperty('transportType');
-      if (
-        !transportType ||
-        !Node.isPropertyAssignment(transportType) ||
-        transportType.getInitializer()?.getText().replace(/["'`]/g, '') !== 'httpStream'
-      )
-        continue;
-      if (!facts.holds(callee.getExpression(), 'FastMCP')) continue;
-      const http = options.getProperty('httpStream');
-      const httpInit = http && Node.isPropertyAssignment(http) ? http.getInitializer() : undefined;
-      const stateless = httpInit && Node.isObjectLiteralExpression(httpInit) ? httpInit.getProperty('stateless') : undefined;
-      if (stateless && Node.isPropertyAssignment(stateless) && stateless.getInitializer()?.getText() === 'true') continue;
+      const fastmcp = fastmcpStartPlan(call, facts);
+      if (fastmcp?.form !== 'session-stream') continue;
       report(call, 'Protocol session: fastmcp `httpStream` without `stateless: true` keeps a session per client.', {
-        fix: 'manual',
         hint: 'Add `stateless: true` to the `httpStream` options.',
+        data: { fastmcp },
       });
+    }
+    for (const call of nodesOfKind(sourceFile, SyntaxKind.CallExpression)) {
+      const callee = call.getExpression();
+      if (!Node.isPropertyAccessExpression(callee) || callee.getName() !== 'serve' || servesSse(call)) continue;
+      const agents = agentsPlan(call, facts);
+      if (!agents) continue;
+      report(call, "Protocol session: `McpAgent.serve(…)` keeps a session per client in the agent's Durable Object.", {
+        hint: 'Serve `createMcpHandler(factory)` from `agents/mcp/server` (stateless) on the same path.',
+        data: { agents },
+      });
+    }
+    for (const construction of nodesOfKind(sourceFile, SyntaxKind.NewExpression)) {
+      const mcpFramework = mcpFrameworkPlan(construction, facts);
+      if (mcpFramework?.form !== 'session-stream') continue;
+      report(
+        construction,
+        "Protocol session: mcp-framework's `http-stream` transport keeps a session per client (it reads no `session` option).",
+        {
+          hint: 'Serve `MCPServer.handleRequest` (stateless) on one POST endpoint.',
+          data: { mcpFramework },
+        },
+      );
     }
   },
 };

@@ -1,9 +1,14 @@
 import { nodesOfKind } from '../analysis/node-index';
-import { Node, SyntaxKind, type SourceFile } from 'ts-morph';
+import { Node, SyntaxKind, type PropertyAccessExpression, type SourceFile, type VariableDeclaration } from 'ts-morph';
 import type { Rule } from './rule';
 import { resolveHandler, routeContextsOf, staticString } from '../analysis/routes';
 import type { ToolRegistration } from '../analysis/tools';
 import { enclosingFunction } from './shared';
+import { storeName, storeWrites } from '../analysis/stores';
+import { connectCalls } from '../analysis/endpoints/sites';
+import { resolveOrigin } from '../analysis/resolve';
+import { isMcpModule } from '../analysis/sdk-modules';
+import type { FileFacts } from '../analysis/file-facts';
 import { toolAnnotationsArgument } from './idempotency-hint';
 
 const CONTEXT_PARAM = /^(?:extra|ctx|context|requestExtra|handlerExtra)$/;
@@ -31,11 +36,27 @@ export const sessionState: Rule = {
       const object = access.getExpression();
       if (!Node.isIdentifier(object)) continue;
       const declaration = object.getSymbol()?.getDeclarations()[0];
-      if (!declaration || !Node.isParameterDeclaration(declaration)) continue;
-      const fn = declaration.getParent();
-      const typed = namesContextType(declaration.getTypeNode(), 0);
-      if (!handlers.has(fn) && !typed && !CONTEXT_PARAM.test(object.getText())) continue;
+      if (!declaration) continue;
+      if (Node.isParameterDeclaration(declaration)) {
+        const typed = namesContextType(declaration.getTypeNode(), 0);
+        if (!handlers.has(declaration.getParent()) && !typed && !CONTEXT_PARAM.test(object.getText())) continue;
+      } else if (
+        // `const [args, extra] = params` in a handler with rest parameters: a context named as one, inside a tool.
+        !(Node.isBindingElement(declaration) || Node.isVariableDeclaration(declaration)) ||
+        !CONTEXT_PARAM.test(object.getText()) ||
+        !declaration.getAncestors().some((ancestor) => handlers.has(ancestor))
+      )
+        continue;
       if (facts.holds(object, 'StreamableHTTPServerTransport') || facts.holds(object, 'SSEServerTransport')) continue;
+      const filled = filledBySessionStart(access, handlers);
+      if (filled) {
+        report(
+          access,
+          `Session state: the tool reads \`${access.getText()}\`, which is undefined once sessions are gone, to look up \`${filled.store}\`, which is filled when a session starts (\`${filled.fill}\`): every lookup misses.`,
+          { data: { filledAtSessionStart: filled.store } },
+        );
+        continue;
+      }
       report(access, `Session state: the tool reads \`${access.getText()}\`, which is undefined once sessions are gone.`);
     }
     // async ({ item }, { sessionId }) => …  — the id destructured from the handler context.
@@ -61,6 +82,17 @@ export const sessionState: Rule = {
       for (const statement of body.getStatements()) {
         if (!Node.isVariableStatement(statement)) continue;
         for (const variable of statement.getDeclarations()) {
+          const server = variable.getInitializer();
+          const isServer = !!server && (server === construction || facts.holds(variable.getNameNode(), 'McpServer'));
+          const resource = isServer ? undefined : sessionResource(variable, mutators);
+          if (resource) {
+            report(
+              variable,
+              `Session state: \`${variable.getName()}\` is a resource made per session in the server factory (it has close()) and ${resource} uses it; without sessions each request gets a new one, and multi-step flows lose it.`,
+              { data: { resource: true } },
+            );
+            continue;
+          }
           const mutatedIn = toolMutating(variable, mutators);
           if (mutatedIn) {
             report(
@@ -70,6 +102,25 @@ export const sessionState: Rule = {
           }
         }
       }
+    }
+    for (const plan of facts.endpoints) {
+      // The endpoint is kept because a call hands the session id to state (`sessionManager.create(id)`).
+      const { verdict } = plan;
+      if (verdict.migratable || verdict.at.file !== facts.relPath || !/keeps state per session/.test(verdict.reason)) continue;
+      const at = facts.nodeAt(verdict.at);
+      if (!at) continue;
+      report(
+        at,
+        `Session state: \`${at.getText().split('\n')[0]}\` creates state per session (a store or manager keyed by the session id); without sessions every request starts without it, and tools that look it up by session lose it.`,
+        // The endpoint's own marker already stands there.
+        { data: { endpoint: plan } },
+      );
+    }
+    for (const { call, factory, module } of packageServerFactories(facts, sourceFile)) {
+      report(
+        call,
+        `Session state: \`${factory}\` from \`${module}\` builds a server per connection, with whatever it owns (a browser, a client); without sessions each request gets a new one, and multi-step flows lose it.`,
+      );
     }
     for (const call of nodesOfKind(sourceFile, SyntaxKind.CallExpression)) {
       const callee = call.getExpression();
@@ -162,4 +213,102 @@ function toolMutating(variable: Node, tools: ReadonlyArray<{ name: string; handl
     }
   }
   return undefined;
+}
+
+/**
+ * `sessions.get(extra.sessionId)` (or `sessions[extra.sessionId]`) where no tool fills `sessions`: something outside
+ * the tools (`onsessioninitialized`, the endpoint) writes it when a session starts. The store and the first write.
+ */
+function filledBySessionStart(read: Node, handlers: ReadonlySet<Node>): { store: string; fill: string } | undefined {
+  let key = read;
+  while (
+    Node.isNonNullExpression(key.getParent()) ||
+    Node.isAsExpression(key.getParent()) ||
+    Node.isParenthesizedExpression(key.getParent())
+  )
+    key = key.getParent()!;
+  const parent = key.getParent();
+  const store = Node.isElementAccessExpression(parent)
+    ? parent.getExpression()
+    : Node.isCallExpression(parent) &&
+        Node.isPropertyAccessExpression(parent.getExpression()) &&
+        /^(?:get|has)$/.test((parent.getExpression() as PropertyAccessExpression).getName())
+      ? (parent.getExpression() as PropertyAccessExpression).getExpression()
+      : undefined;
+  const name = store && storeName(store);
+  if (!store || !name) return undefined;
+  const writes = storeWrites(name);
+  if (writes.length === 0) return undefined;
+  const byTools = writes.some((write) =>
+    write.getAncestors().some((ancestor) => handlers.has(ancestor) || calledFromTools(ancestor, handlers)),
+  );
+  return byTools ? undefined : { store: store.getText(), fill: writes[0].getText().split('\n')[0] };
+}
+
+/** A named function some tool handler calls (`cartFor(extra.sessionId)`): what it writes, the tools write. */
+function calledFromTools(fn: Node, handlers: ReadonlySet<Node>): boolean {
+  if (!Node.isFunctionDeclaration(fn) && !(Node.isArrowFunction(fn) || Node.isFunctionExpression(fn))) return false;
+  const declaration = Node.isFunctionDeclaration(fn) ? fn : fn.getParentIfKind(SyntaxKind.VariableDeclaration);
+  const name = declaration?.getNameNode();
+  if (!name || !Node.isIdentifier(name)) return false;
+  return name.findReferencesAsNodes().some((reference) => reference.getAncestors().some((ancestor) => handlers.has(ancestor)));
+}
+
+const RELEASE = /^(?:close|dispose|destroy|disconnect|quit|end)$/;
+const RESOURCE_CONSTRUCTOR =
+  /^(?:new\s+[\w$.]*(?:Browser|Client|Pool|Connection|Sandbox|Page|Database|Driver)\b|(?:await\s+)?[\w$.]*\b(?:launch|connect|createClient|createConnection|createPool|newPage|newContext)\()/;
+
+/**
+ * The variable holds something that must be closed: its type has `close()` (when the analysis can see its class),
+ * the code around it releases it (`browser.close()`, `db.end()`), or it is built the way browsers and clients are.
+ */
+function ownsResource(variable: VariableDeclaration): boolean {
+  const close = variable.getType().getProperty('close');
+  if (close?.getDeclarations().some((d) => Node.isMethodDeclaration(d) || Node.isMethodSignature(d) || Node.isPropertySignature(d)))
+    return true;
+  if (RESOURCE_CONSTRUCTOR.test(variable.getInitializer()?.getText() ?? '')) return true;
+  const symbol = variable.getSymbol();
+  const scope = variable.getFirstAncestor((node) => Node.isBlock(node) || Node.isSourceFile(node));
+  return !!scope?.getDescendantsOfKind(SyntaxKind.CallExpression).some((call) => {
+    const callee = call.getExpression();
+    return (
+      Node.isPropertyAccessExpression(callee) &&
+      RELEASE.test(callee.getName()) &&
+      Node.isIdentifier(callee.getExpression()) &&
+      callee.getExpression().getSymbol() === symbol
+    );
+  });
+}
+
+/**
+ * A factory variable that owns a resource — its value has a `close()` method (a browser, a database or API client,
+ * a connection) — and that a tool uses: the description of the first such tool.
+ */
+function sessionResource(variable: Node, tools: ReadonlyArray<{ name: string; handler?: Node }>): string | undefined {
+  if (!Node.isVariableDeclaration(variable) || !Node.isIdentifier(variable.getNameNode())) return undefined;
+  if (!ownsResource(variable)) return undefined;
+  const symbol = variable.getSymbol();
+  const user = tools.find(
+    (tool) => !!tool.handler && tool.handler.getDescendantsOfKind(SyntaxKind.Identifier).some((id) => id.getSymbol() === symbol),
+  );
+  return user?.name;
+}
+
+/**
+ * `const server = await createConnection(…)` from another package (not the MCP SDK, not the project), then
+ * `server.connect(transport)` per connection: the package's factory decides what each server owns.
+ */
+function packageServerFactories(facts: FileFacts, sourceFile: SourceFile): Array<{ call: Node; factory: string; module: string }> {
+  const found: Array<{ call: Node; factory: string; module: string }> = [];
+  for (const { server } of connectCalls(facts, sourceFile)) {
+    const declaration = server.getSymbol()?.getDeclarations()[0];
+    let init = declaration && Node.isVariableDeclaration(declaration) ? declaration.getInitializer() : undefined;
+    if (init && Node.isAwaitExpression(init)) init = init.getExpression();
+    if (!init || !Node.isCallExpression(init)) continue;
+    const origin = resolveOrigin(init.getExpression());
+    // A package name (`@playwright/mcp`), not a project file (relative or resolved to a path) or a `node:` builtin.
+    if (!origin || /^[./]|:/.test(origin.module) || isMcpModule(origin.module)) continue;
+    found.push({ call: init, factory: `${origin.name}()`, module: origin.module });
+  }
+  return found;
 }

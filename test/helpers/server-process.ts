@@ -38,6 +38,8 @@ export interface FixtureManifest {
   expectedRules: string[];
   /** false where a rewrite is not possible or not meaningful; `notes` says why. */
   autoMigratable: boolean;
+  /** `apply --unsafe` moves all of its session state behind explicit handles (the end-to-end suites run it so). */
+  handles?: boolean;
   notes?: string;
   /** The server speaks MCP over stdio (no HTTP): the test drives it with StdioClientTransport. */
   stdio?: boolean;
@@ -45,6 +47,15 @@ export interface FixtureManifest {
   probe?: { path: string; expectStatus: number; expectContentType?: string; expectBody?: string };
   /** What the migrated server serves beyond mcpPath (the end-to-end suites check it). */
   migrated?: MigratedExpectations;
+  /**
+   * Built on an MCP framework this repository does not install (fastmcp, mcp-framework): its runtime packages come
+   * from its own package.json (`installFixture`), and the framework suite (e2e-frameworks) proves its migration.
+   */
+  installs?: boolean;
+  /** A Cloudflare Worker (with `installs`): its own `wrangler dev` serves it on 127.0.0.1; wrangler bundles it, no tsc step. */
+  worker?: boolean;
+  /** The targets `apply` migrates it on (default: both); on the others it leaves an error marker that says why. */
+  migratesOn?: Array<'2025-11-25' | '2026-07-28'>;
 }
 
 export interface MigratedExpectations {
@@ -139,6 +150,18 @@ export async function prepareFixture(name: string, opts: { destRoot?: string } =
   return { dir, manifest: await readManifest(dir) };
 }
 
+/** `npm install` of a fixture's own runtime dependencies (through the npm cache), for fixtures that `installs`. */
+export async function installFixture(dir: string): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    execFile(
+      'npm',
+      ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', '--omit=dev', '--no-package-lock'],
+      { cwd: dir, timeout: 300_000, maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => (error ? reject(new Error(`npm install failed in ${dir}:\n${stdout}${stderr}`)) : resolve()),
+    );
+  });
+}
+
 /** Deletes a directory made by prepareFixture. */
 export async function disposeFixture(dir: string): Promise<void> {
   await rm(dir, { recursive: true, force: true });
@@ -147,7 +170,7 @@ export async function disposeFixture(dir: string): Promise<void> {
 /** For TS fixtures, runs the repo's tsc on <dir>/tsconfig.json; throws with tsc's output on failure. JS fixtures: no-op. */
 export async function compileFixture(dir: string): Promise<void> {
   const manifest = await readManifest(dir);
-  if (manifest.language !== 'ts') return;
+  if (manifest.language !== 'ts' || manifest.worker) return;
   const tsc = path.join(REPO_ROOT, 'node_modules', '.bin', process.platform === 'win32' ? 'tsc.cmd' : 'tsc');
   await new Promise<void>((resolve, reject) => {
     execFile(tsc, ['-p', path.join(dir, 'tsconfig.json')], { cwd: dir, timeout: 60_000 }, (error, stdout, stderr) => {
@@ -340,6 +363,7 @@ export async function startServerProcess(options: ServerProcessOptions): Promise
  * Rejects (and kills the child) if the server exits first or is not listening within 15 s; the error carries its stderr.
  */
 export async function bootFixture(dir: string, manifest: FixtureManifest): Promise<RunningFixture> {
+  if (manifest.worker) return bootWorker(dir);
   const entry = compiledEntry(dir, manifest);
   if (!existsSync(entry)) {
     throw new Error(`Entry ${entry} does not exist${manifest.language === 'ts' ? ' (did you call compileFixture?)' : ''}`);
@@ -352,5 +376,20 @@ export async function bootFixture(dir: string, manifest: FixtureManifest): Promi
     cwd: dir,
     env: { ...process.env, PORT: String(port), NODE_ENV: 'test' },
     port,
+  });
+}
+
+/** `wrangler dev` (workerd, local mode) from the fixture's own install, on 127.0.0.1. */
+async function bootWorker(dir: string): Promise<RunningFixture> {
+  const port = await freePort();
+  return startServerProcess({
+    label: `wrangler dev in ${dir}`,
+    command: path.join(dir, 'node_modules', '.bin', 'wrangler'),
+    args: ['dev', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', '0', '--show-interactive-dev-session=false'],
+    cwd: dir,
+    env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: '1' },
+    port,
+    bootTimeoutMs: 90_000,
+    processGroup: true,
   });
 }

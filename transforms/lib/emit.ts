@@ -45,9 +45,19 @@ export function rewritePlaceholder(context: TransformContext, node: AnyNode, cod
  * printed it: for an argument or an object property that must read exactly as written.
  */
 export function inlinePlaceholder(context: TransformContext, code: string): string {
+  return registerInline(context, code, '');
+}
+
+/** A statement (a function declaration) that must read exactly as written, without the `;` recast ends it with. */
+export function declarationPlaceholder(context: TransformContext, code: string): AnyNode {
+  return statementsOf(context.j, `${registerInline(context, code, ';')};`)[0];
+}
+
+/** A new inline token; `suffix` is printed after it and replaced with it (a statement's `;`). */
+function registerInline(context: TransformContext, code: string, suffix: string): string {
   const token = `__mcpMigrateInline${(counter++).toString(36)}__`;
   const list = inlines.get(context) ?? [];
-  list.push({ token, code, spacing: 'tight' });
+  list.push({ token: token + suffix, code, spacing: 'tight' });
   inlines.set(context, list);
   return token;
 }

@@ -44,6 +44,54 @@ export function guardFunction(options: {
   return lines.join('\n');
 }
 
+/**
+ * fastmcp's HTTP server (mcp-proxy) checks no Origin and always serves HTTP+SSE at `/sse`. Its `authenticate` hook
+ * runs before either endpoint builds a server and passes a thrown `Response` through as the answer: this one answers
+ * 410 on the SSE path (naming the endpoint) and 403 on a foreign Origin (and Host, on a local server).
+ */
+export function fastmcpGuardFunction(options: {
+  typescript: boolean;
+  checkHost: boolean;
+  quote: 'single' | 'double';
+  name: string;
+  ssePath: string;
+  endpoint: string;
+}): string {
+  const s = (t: string) => q(options.quote, t);
+  const types = options.typescript;
+  const json = `{ ${s('Content-Type')}: ${s('application/json')} }`;
+  const error = (message: string) => `JSON.stringify({ jsonrpc: ${s('2.0')}, error: { code: -32000, message: ${s(message)} }, id: null })`;
+  const lines = [
+    `// mcp-migrate: fastmcp runs this hook before it serves a request. Its HTTP server still serves the deprecated`,
+    `// HTTP+SSE transport at ${options.ssePath} (fastmcp has no option to turn it off): that path answers 410 here. Streamable HTTP`,
+    `// servers MUST validate Origin (DNS rebinding): a foreign one gets 403. Local origins are allowed; list deployed ones`,
+    `// in MCP_ALLOWED_ORIGINS (comma-separated).`,
+    `const mcpAllowedOrigins = new Set((process.env.MCP_ALLOWED_ORIGINS ?? ${s('')}).split(${s(',')}).map((origin) => origin.trim()).filter(Boolean));`,
+    `const mcpLocalHostnames = new Set([${s('localhost')}, ${s('127.0.0.1')}, ${s('[::1]')}]);`,
+    ``,
+    `async function ${options.name}(req${types ? ': IncomingMessage' : ''})${types ? ': Promise<Record<string, never>>' : ''} {`,
+    `  if (new URL(req.url ?? ${s('/')}, ${s('http://localhost')}).pathname === ${s(options.ssePath)}) {`,
+    `    throw new Response(${error(`The HTTP+SSE transport is gone: use POST ${options.endpoint} (Streamable HTTP).`)}, { status: 410, headers: ${json} });`,
+    `  }`,
+    `  const origin = req.headers.origin;`,
+    `  let allowed = origin === undefined || mcpAllowedOrigins.has(origin);`,
+    ...localOriginLines('mcpLocalHostnames.has', types),
+  ];
+  if (options.checkHost) {
+    lines.push(
+      `  // A local server also checks Host, so a rebound DNS name cannot reach it (more names: MCP_ALLOWED_HOSTS).`,
+      `  const host = (req.headers.host ?? ${s('')}).replace(/:\\d+$/, ${s('')});`,
+      `  if (allowed && !mcpLocalHostnames.has(host) && !(process.env.MCP_ALLOWED_HOSTS ?? ${s('')}).split(${s(',')}).includes(host)) allowed = false;`,
+    );
+  }
+  lines.push(
+    `  if (!allowed) throw new Response(${error(options.checkHost ? 'Forbidden: Origin or Host not allowed' : 'Forbidden: Origin not allowed')}, { status: 403, headers: ${json} });`,
+    `  return {};`,
+    `}`,
+  );
+  return lines.join('\n');
+}
+
 /** A present Origin is still allowed when its hostname is local (an unparsable one is not). */
 function localOriginLines(isLocal: string, types: boolean): string[] {
   return [

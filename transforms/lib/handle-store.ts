@@ -8,6 +8,8 @@ export interface StoreVariable {
   /** Type annotation text (TypeScript), if the factory variable had one. */
   type?: string;
   initializer: string;
+  /** It owns a resource (it has `close()`): expiry and the cap close it. */
+  closes?: boolean;
 }
 
 export function handleStoreCode(options: {
@@ -31,13 +33,41 @@ export function handleStoreCode(options: {
     `}`,
   ];
   if (ts) lines.push(`type SessionHandleState = ReturnType<typeof newSessionState>;`);
+  const owned = options.variables.filter((v) => v.closes);
+  lines.push(`const sessionHandles = new Map${ts ? '<string, { state: SessionHandleState; expires: number }>' : ''}();`, ``);
+  if (owned.length > 0) {
+    lines.push(
+      `/** A handle owns what its session made: expiry and the cap close it. */`,
+      `function closeSessionState(state${ts ? ': SessionHandleState' : ''})${ts ? ': void' : ''} {`,
+      `  for (const resource of [${owned.map((v) => `state.${v.name}`).join(', ')}]) {`,
+      `    Promise.resolve()`,
+      `      .then(() => resource.close())`,
+      `      .catch((error${ts ? ': unknown' : ''}) => console.error(${q('Closing an expired session handle failed:')}, error));`,
+      `  }`,
+      `}`,
+      ``,
+      `function openSessionHandle()${ts ? ': string' : ''} {`,
+      `  const now = Date.now();`,
+      `  for (const [handle, entry] of sessionHandles) {`,
+      `    if (entry.expires > now) continue;`,
+      `    sessionHandles.delete(handle);`,
+      `    closeSessionState(entry.state);`,
+      `  }`,
+      `  for (const [handle, entry] of sessionHandles) {`,
+      `    if (sessionHandles.size < SESSION_HANDLE_LIMIT) break;`,
+      `    sessionHandles.delete(handle);`,
+      `    closeSessionState(entry.state);`,
+      `  }`,
+    );
+  } else {
+    lines.push(
+      `function openSessionHandle()${ts ? ': string' : ''} {`,
+      `  const now = Date.now();`,
+      `  for (const [handle, entry] of sessionHandles) if (entry.expires <= now) sessionHandles.delete(handle);`,
+      `  while (sessionHandles.size >= SESSION_HANDLE_LIMIT) sessionHandles.delete(sessionHandles.keys().next().value${ts ? ' as string' : ''});`,
+    );
+  }
   lines.push(
-    `const sessionHandles = new Map${ts ? '<string, { state: SessionHandleState; expires: number }>' : ''}();`,
-    ``,
-    `function openSessionHandle()${ts ? ': string' : ''} {`,
-    `  const now = Date.now();`,
-    `  for (const [handle, entry] of sessionHandles) if (entry.expires <= now) sessionHandles.delete(handle);`,
-    `  while (sessionHandles.size >= SESSION_HANDLE_LIMIT) sessionHandles.delete(sessionHandles.keys().next().value${ts ? ' as string' : ''});`,
     `  const handle = ${options.randomUUID}();`,
     `  sessionHandles.set(handle, { state: newSessionState(), expires: now + SESSION_HANDLE_TTL_MS });`,
     `  return handle;`,
@@ -47,6 +77,7 @@ export function handleStoreCode(options: {
     `  const entry = sessionHandles.get(handle);`,
     `  if (!entry || entry.expires <= Date.now()) {`,
     `    sessionHandles.delete(handle);`,
+    ...(owned.length > 0 ? [`    if (entry) closeSessionState(entry.state);`] : []),
     `    return undefined;`,
     `  }`,
     `  entry.expires = Date.now() + SESSION_HANDLE_TTL_MS;`,

@@ -461,7 +461,7 @@ function verdictOf(plan: EndpointPlan, group: DraftRegion[], connect: Node | und
     const state = sessionStateCalls(draft.facts, handling(draft).block)[0];
     if (state) {
       return stop(
-        `\`${state.getText().split('\n')[0]}\` keeps state per session; tools that read it by session id would silently lose it without sessions (move it behind an explicit handle: apply --unsafe, or by hand)`,
+        `\`${state.getText().split('\n')[0]}\` keeps state per session; tools that read it by session id would silently lose it without sessions (move it behind an explicit handle: an open_session tool creates it and the tools take the handle as an argument)`,
         spanOf(state, relPath),
       );
     }

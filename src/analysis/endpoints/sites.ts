@@ -2,7 +2,9 @@
 // stream, `transport.handlePostMessage(req, res)` takes its messages, `transport.handleRequest(req, res, body)` (or
 // `handleRequest(request)` on the Web-standard transport) serves Streamable HTTP. Also: the session machinery a
 // region uses, which a stateless endpoint drops.
-import { Node, SyntaxKind, type SourceFile } from 'ts-morph';
+import { Node, SyntaxKind, type CallExpression, type SourceFile } from 'ts-morph';
+import { toolRegistrations } from '../tools';
+import { storeExpression, storeName } from '../stores';
 import type { FileFacts } from '../file-facts';
 import { nodesOfKind } from '../node-index';
 import { isSdkSymbol } from '../sdk-modules';
@@ -125,15 +127,18 @@ const DISPOSAL = /^(?:delete|drop|remove|clear|close|dispose|destroy|cleanup|cle
 const LOGGING = /^(?:console|logger|log|debug|logging)$|Logger$/i;
 
 /**
- * Calls in a region that hand a session id to state other than the transport store: `sessions.create(id)`,
- * `setAuthContext(id, auth)`, `contexts.set(id, …)`. Tools that read that state by session id would silently lose it
- * once sessions are gone, so such an endpoint is not migrated automatically. Reads (`get`, `has`), disposal (`delete`,
- * `dropCart`) and logging are not state.
+ * Calls and assignments in a region that hand a session id to state other than the transport store:
+ * `sessions.create(id)`, `setAuthContext(id, auth)`, `contexts.set(id, …)`, `sessions[id] = { transport, history }`
+ * when tools read `sessions`. Tools that read that state by session id would silently lose it once sessions are gone,
+ * so such an endpoint is not migrated automatically. Reads (`get`, `has`), disposal (`delete`, `dropCart`) and
+ * logging are not state.
  */
 export function sessionStateCalls(facts: FileFacts, region: Node): Node[] {
   const ids = sessionIdSymbols(region);
-  const isSessionId = (arg: Node) =>
-    (Node.isIdentifier(arg) && ids.has(arg.getSymbol())) || (Node.isPropertyAccessExpression(arg) && arg.getName() === 'sessionId');
+  const isSessionId = (arg: Node): boolean =>
+    (Node.isIdentifier(arg) && ids.has(arg.getSymbol())) ||
+    (Node.isPropertyAccessExpression(arg) && arg.getName() === 'sessionId') ||
+    ((Node.isNonNullExpression(arg) || Node.isAsExpression(arg)) && isSessionId(arg.getExpression()));
   const found: Node[] = [];
   for (const call of region.getDescendantsOfKind(SyntaxKind.CallExpression)) {
     if (!call.getArguments().some(isSessionId)) continue;
@@ -152,30 +157,84 @@ export function sessionStateCalls(facts: FileFacts, region: Node): Node[] {
     if (Node.isPropertyAccessExpression(callee) && isTransportStore(facts, callee.getExpression(), region)) continue;
     found.push(call);
   }
-  return found;
+  for (const assignment of region.getDescendantsOfKind(SyntaxKind.BinaryExpression)) {
+    const target = assignment.getLeft();
+    if (assignment.getOperatorToken().getKind() !== SyntaxKind.EqualsToken || !Node.isElementAccessExpression(target)) continue;
+    const key = target.getArgumentExpression();
+    if (!key || !isSessionId(key) || isTransportStore(facts, target.getExpression(), region)) continue;
+    found.push(assignment);
+  }
+  return found.sort((a, b) => a.getStart() - b.getStart());
 }
 
-/** A store of transports: it holds them, or some `.set(id, value)` on it stores a value that carries one. */
+/**
+ * A store of transports and nothing tools need: it holds transports, or some `.set(id, value)` or `[id] = value` on
+ * it stores a value that carries one — and no tool reads it (`{ transport, history }` read by tools is state).
+ */
 function isTransportStore(facts: FileFacts, receiver: Node, region: Node): boolean {
+  if (readByTools(receiver)) return false;
   if (facts.holds(receiver, 'SSEServerTransport') || facts.holds(receiver, 'StreamableHTTPServerTransport')) return true;
   const text = receiver.getText();
-  return region
-    .getSourceFile()
-    .getDescendantsOfKind(SyntaxKind.CallExpression)
-    .some((call) => {
-      const callee = call.getExpression();
-      if (!Node.isPropertyAccessExpression(callee) || callee.getName() !== 'set' || callee.getExpression().getText() !== text) return false;
-      const value = call.getArguments()[1];
+  const carriesTransport = (value: Node | undefined) =>
+    !!value &&
+    [value, ...value.getDescendantsOfKind(SyntaxKind.Identifier)].some(
+      (node) =>
+        facts.holds(node, 'SSEServerTransport') || facts.holds(node, 'StreamableHTTPServerTransport') || /transport/i.test(node.getText()),
+    );
+  const file = region.getSourceFile();
+  const stores = file.getDescendantsOfKind(SyntaxKind.CallExpression).some((call) => {
+    const callee = call.getExpression();
+    if (!Node.isPropertyAccessExpression(callee) || callee.getName() !== 'set' || callee.getExpression().getText() !== text) return false;
+    return carriesTransport(call.getArguments()[1]);
+  });
+  return (
+    stores ||
+    file.getDescendantsOfKind(SyntaxKind.BinaryExpression).some((assignment) => {
+      const target = assignment.getLeft();
       return (
-        !!value &&
-        [value, ...value.getDescendantsOfKind(SyntaxKind.Identifier)].some(
-          (node) =>
-            facts.holds(node, 'SSEServerTransport') ||
-            facts.holds(node, 'StreamableHTTPServerTransport') ||
-            /transport/i.test(node.getText()),
-        )
+        assignment.getOperatorToken().getKind() === SyntaxKind.EqualsToken &&
+        Node.isElementAccessExpression(target) &&
+        target.getExpression().getText() === text &&
+        carriesTransport(assignment.getRight())
       );
-    });
+    })
+  );
+}
+
+/**
+ * Tools read the store: a reference to it sits in a tool handler (in any project file), or looks it up by the
+ * handler context's session id (`sessions.get(extra.sessionId)`, also from a helper the tools call).
+ */
+function readByTools(receiver: Node): boolean {
+  const references = storeName(receiver)?.findReferencesAsNodes() ?? [];
+  const handlers = new Map<SourceFile, Set<Node>>();
+  const handlersOf = (file: SourceFile) => {
+    let found = handlers.get(file);
+    if (!found) {
+      found = new Set(toolRegistrations(file).flatMap((tool) => (tool.handler ? [tool.handler] : [])));
+      handlers.set(file, found);
+    }
+    return found;
+  };
+  return references.some((reference) => {
+    const lookup = storeExpression(reference).getParent();
+    const key = Node.isElementAccessExpression(lookup)
+      ? lookup.getArgumentExpression()
+      : Node.isPropertyAccessExpression(lookup) && Node.isCallExpression(lookup.getParent())
+        ? (lookup.getParent() as CallExpression).getArguments()[0]
+        : undefined;
+    if (key && isContextSessionId(key)) return true;
+    const tools = handlersOf(reference.getSourceFile());
+    return reference.getAncestors().some((ancestor) => tools.has(ancestor));
+  });
+}
+
+/** `extra.sessionId`: the session id of a handler context, a parameter that is not a transport. */
+function isContextSessionId(key: Node): boolean {
+  if (!Node.isPropertyAccessExpression(key) || key.getName() !== 'sessionId') return false;
+  const object = key.getExpression();
+  const declaration = object.getSymbol()?.getDeclarations()[0];
+  return Node.isIdentifier(object) && Node.isParameterDeclaration(declaration) && !/transport/i.test(object.getText());
 }
 
 /** `req.headers['mcp-session-id']`, `c.req.header('mcp-session-id') as string`, `String(req.query.sessionId ?? '')`: the id itself, not a lookup keyed by it. */

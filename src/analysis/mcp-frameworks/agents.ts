@@ -1,0 +1,168 @@
+// Cloudflare `agents`: a Worker routes requests to `MyMCP.serveSSE(path)` / `.mount(path)` (HTTP+SSE) and
+// `MyMCP.serve(path)` (Streamable HTTP with a session per client in a Durable Object), where `MyMCP extends McpAgent`
+// registers its tools in `init()`. agents 0.32 deprecates McpAgent for `createMcpHandler(factory)` from
+// `agents/mcp/server`: a fresh SDK v2 server per request, Host and Origin validated (`dist/mcp/server/index.d.ts`).
+// The plan says what moves into the factory and which routes answer 410, or what keeps the agent.
+import { Node, SyntaxKind, type CallExpression, type ClassDeclaration } from 'ts-morph';
+import type { FileFacts } from '../file-facts';
+import { isSdkSymbol } from '../sdk-modules';
+import { resolveOrigin } from '../resolve';
+import { positionOf, type Position } from './options';
+
+/** A route of the Worker: `MyMCP.serveSSE('/sse').fetch(request, env, ctx)` and the like. */
+export interface AgentRoute {
+  /** The `….fetch(…)` call, replaced whole. */
+  call: Position;
+  /** `gone`: an HTTP+SSE route (answers 410); `endpoint`: Streamable HTTP, served by the stateless handler. */
+  kind: 'gone' | 'endpoint';
+  /** The arguments of `fetch`, as written (`request, env, ctx`). */
+  args: string[];
+}
+
+export interface AgentsPlan {
+  /** The McpAgent subclass (its name stays exported: wrangler's Durable Object migrations name it). */
+  agentClass: string;
+  /** Its declaration. */
+  at: Position;
+  /** `new McpServer({…})` its `server` field is initialised with, as written. */
+  server: string;
+  /** The statements of `init()`, as written (`this.server` is what they configure). */
+  setup: string[];
+  /**
+   * `init()` reads `this.props`: the props of the request (`ctx.props`, or the verified OAuth props), which
+   * agents' stateless handler exposes to the factory through `getMcpAuthContext()`.
+   */
+  props: boolean;
+  /** The props type the agent declared (`McpAgent<Env, State, Props>`), as written. */
+  propsType?: string;
+  routes: AgentRoute[];
+  /** The Streamable HTTP endpoint the handler serves. */
+  endpoint: string;
+  /** Why the agent cannot become a factory, at the construct that stops it. */
+  blocker?: { reason: string; at: Position };
+}
+
+const AGENT_STATE = /^this\.(state|setState|env|ctx|sql|storage|name|schedule)\b/;
+
+/** The plan for a route call `Agent.serveSSE(…)`, `.mount(…)` or `.serve(…)` whose class is declared in this file. */
+export function agentsPlan(routeCall: CallExpression, facts: FileFacts): AgentsPlan | undefined {
+  const callee = routeCall.getExpression();
+  if (!Node.isPropertyAccessExpression(callee) || !isRouteMethod(callee.getName())) return undefined;
+  const agent = agentClassOf(callee.getExpression());
+  if (!agent) return undefined;
+  const routes: AgentRoute[] = [];
+  let blocker: AgentsPlan['blocker'];
+  let endpoint = '/mcp';
+  for (const call of facts.sourceFile.getDescendantsOfKind(SyntaxKind.CallExpression)) {
+    const route = call.getExpression();
+    if (!Node.isPropertyAccessExpression(route) || !isRouteMethod(route.getName())) continue;
+    if (agentClassOf(route.getExpression()) !== agent) continue;
+    const fetch = call.getParent();
+    const outer = fetch?.getParent();
+    if (!fetch || !Node.isPropertyAccessExpression(fetch) || fetch.getName() !== 'fetch' || !outer || !Node.isCallExpression(outer)) {
+      blocker ??= {
+        reason: `\`${call.getText()}\` is not called as \`.fetch(request, env, ctx)\`: route it by hand`,
+        at: positionOf(call),
+      };
+      continue;
+    }
+    const kind = servesSse(call) ? 'gone' : 'endpoint';
+    const path = call.getArguments()[0];
+    if (kind === 'endpoint' && path && (Node.isStringLiteral(path) || Node.isNoSubstitutionTemplateLiteral(path)))
+      endpoint = path.getLiteralValue();
+    routes.push({ call: positionOf(outer), kind, args: outer.getArguments().map((a) => a.getText()) });
+  }
+  const members = agentMembers(agent);
+  blocker ??= members.blocker;
+  return {
+    agentClass: agent.getName() ?? 'McpAgent',
+    at: positionOf(agent),
+    server: members.server ?? '',
+    setup: members.setup,
+    props: members.props,
+    ...(agent.getExtends()?.getTypeArguments()[2] ? { propsType: agent.getExtends()!.getTypeArguments()[2].getText() } : {}),
+    routes,
+    endpoint,
+    ...(blocker ? { blocker } : {}),
+  };
+}
+
+function isRouteMethod(name: string): boolean {
+  return name === 'serveSSE' || name === 'mount' || name === 'serve';
+}
+
+/** `serveSSE`, `mount`, and `serve(…, { transport: 'sse' | 'auto' })` serve HTTP+SSE. */
+export function servesSse(call: CallExpression): boolean {
+  const callee = call.getExpression();
+  if (!Node.isPropertyAccessExpression(callee)) return false;
+  if (callee.getName() !== 'serve') return true;
+  const options = call.getArguments()[1];
+  const transport = options && Node.isObjectLiteralExpression(options) ? options.getProperty('transport') : undefined;
+  const value = transport && Node.isPropertyAssignment(transport) ? transport.getInitializer()?.getText().replace(/["'`]/g, '') : undefined;
+  return value === 'sse' || value === 'auto';
+}
+
+/** The class declaration behind `MyMCP` when it extends McpAgent (from `agents/mcp`) in this file. */
+export function agentClassOf(expression: Node): ClassDeclaration | undefined {
+  if (!Node.isIdentifier(expression)) return undefined;
+  const declaration = expression.getSymbol()?.getDeclarations()[0];
+  if (!declaration || !Node.isClassDeclaration(declaration) || declaration.getSourceFile() !== expression.getSourceFile()) return undefined;
+  const base = declaration.getExtends()?.getExpression();
+  return base && isSdkSymbol(resolveOrigin(base), 'McpAgent') ? declaration : undefined;
+}
+
+/** The agent's `server` initialiser and `init()` statements, or what else it holds that a factory cannot. */
+function agentMembers(agent: ClassDeclaration): { server?: string; setup: string[]; props: boolean; blocker?: AgentsPlan['blocker'] } {
+  const setup: string[] = [];
+  let props = false;
+  let server: string | undefined;
+  // init() first: session state there is the reason that matters most.
+  const init = agent.getMethod('init');
+  if (init) {
+    for (const statement of init.getStatements()) setup.push(dedented(statement));
+    const uses = init.getDescendantsOfKind(SyntaxKind.ThisKeyword).map((self) => self.getParentOrThrow());
+    props = uses.some((use) => Node.isPropertyAccessExpression(use) && use.getName() === 'props');
+    const state = uses.find((use) => !(Node.isPropertyAccessExpression(use) && (use.getName() === 'server' || use.getName() === 'props')));
+    if (state) {
+      const construct = AGENT_STATE.exec(state.getText())?.[0] ?? state.getText().slice(0, 40);
+      return {
+        setup,
+        props,
+        blocker: {
+          reason: `session state: \`init()\` reads \`${construct}\`, which lives on the agent's Durable Object; a stateless factory has none (pass it as a tool argument handle, or keep the agent)`,
+          at: positionOf(state),
+        },
+      };
+    }
+  }
+  for (const member of agent.getMembers()) {
+    if (member === init) continue;
+    if (Node.isPropertyDeclaration(member) && member.getName() === 'server') {
+      const initializer = member.getInitializer();
+      if (!initializer || !Node.isNewExpression(initializer))
+        return { setup, props, blocker: { reason: '`server` is not built with `new McpServer(…)`', at: positionOf(member) } };
+      server = initializer.getText();
+      continue;
+    }
+    return {
+      setup,
+      props,
+      blocker: {
+        reason: `the agent has more than \`server\` and \`init()\` (\`${member.getText().split('\n')[0]}\`)`,
+        at: positionOf(member),
+      },
+    };
+  }
+  if (!server) return { setup, props, blocker: { reason: 'the agent has no `server = new McpServer(…)` field', at: positionOf(agent) } };
+  return { server, setup, props };
+}
+
+/** The statement's text with its continuation lines moved left by the indentation of its first line. */
+function dedented(statement: Node): string {
+  const indentation = statement.getIndentationText();
+  return statement
+    .getText()
+    .split('\n')
+    .map((line, index) => (index > 0 && line.startsWith(indentation) ? line.slice(indentation.length) : line))
+    .join('\n');
+}

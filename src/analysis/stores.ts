@@ -1,0 +1,26 @@
+// Keyed stores (`Map`s, records, `this.sessions`) followed through every reference to them in the project.
+import { Node, type Identifier } from 'ts-morph';
+
+/** The name node that identifies a store expression (`sessions`, or `sessions` in `this.sessions`). */
+export function storeName(store: Node): Identifier | undefined {
+  if (Node.isIdentifier(store)) return store;
+  if (Node.isPropertyAccessExpression(store)) return store.getNameNode() as Identifier;
+  return undefined;
+}
+
+/** The expression a reference to a store stands for: the reference, or `this.sessions` around its name. */
+export function storeExpression(reference: Node): Node {
+  const parent = reference.getParent();
+  return Node.isPropertyAccessExpression(parent) && parent.getNameNode() === reference ? parent : reference;
+}
+
+/** Writes to a store anywhere in the project: `store.set(key, value)` calls and `store[key] = value` assignments. */
+export function storeWrites(name: Identifier): Node[] {
+  return name.findReferencesAsNodes().flatMap((reference): Node[] => {
+    const outer = storeExpression(reference).getParent();
+    const call = outer?.getParent();
+    if (Node.isPropertyAccessExpression(outer) && outer.getName() === 'set' && Node.isCallExpression(call)) return [call];
+    if (Node.isElementAccessExpression(outer) && Node.isBinaryExpression(call) && call.getLeft() === outer) return [call];
+    return [];
+  });
+}
