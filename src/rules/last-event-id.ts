@@ -3,7 +3,7 @@ import { SyntaxKind } from 'ts-morph';
 import type { Rule } from './rule';
 import { stringLiterals } from '../analysis/file-facts';
 import { dynamicImportSpecifier, requireSpecifier } from '../analysis/resolve';
-import { propertyAssignmentsNamed } from './shared';
+import { inHeaderNameList, propertyAssignmentsNamed } from './shared';
 
 const EXAMPLE_STORE = /examples\/shared\/inMemoryEventStore/;
 
@@ -48,6 +48,7 @@ export const lastEventId: Rule = {
         report(binding, closeSse, { fix: 'manual' });
     }
     for (const literal of stringLiterals(sourceFile, /^last-event-id$/i)) {
+      if (inHeaderNameList(literal)) continue;
       report(literal, 'Resumability: the `Last-Event-ID` header is read to replay missed events.', { fix: 'manual' });
     }
     for (const declaration of sourceFile.getImportDeclarations()) {

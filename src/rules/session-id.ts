@@ -7,7 +7,7 @@ import { resolveOrigin } from '../analysis/resolve';
 import { fastmcpStartPlan } from '../analysis/mcp-frameworks/fastmcp';
 import { mcpFrameworkPlan } from '../analysis/mcp-frameworks/mcp-framework';
 import { agentsPlan, servesSse } from '../analysis/mcp-frameworks/agents';
-import { isUndefinedExpression, propertyAssignmentsNamed, transportStores } from './shared';
+import { inHeaderNameList, isUndefinedExpression, propertyAssignmentsNamed, transportStores } from './shared';
 
 export const sessionId: Rule = {
   meta: {
@@ -42,7 +42,7 @@ export const sessionId: Rule = {
       }
     }
     for (const literal of stringLiterals(sourceFile, /^mcp-session-id$/i)) {
-      if (inCorsHeaderList(literal)) continue;
+      if (inHeaderNameList(literal)) continue;
       report(literal, 'Protocol session: the `Mcp-Session-Id` header is read or written here.');
     }
     for (const call of nodesOfKind(sourceFile, SyntaxKind.CallExpression)) {
@@ -85,10 +85,3 @@ export const sessionId: Rule = {
     }
   },
 };
-
-/** `allowedHeaders: ['Content-Type', 'Mcp-Session-Id']`: naming the header in CORS options neither reads nor writes it. */
-function inCorsHeaderList(literal: Node): boolean {
-  const list = literal.getParent();
-  const property = list && Node.isArrayLiteralExpression(list) ? list.getParent() : list;
-  return !!property && Node.isPropertyAssignment(property) && /^(?:allow(?:ed)?|exposed?)Headers$/i.test(property.getName());
-}

@@ -44,3 +44,18 @@ export function enclosingFunction(node: Node): Node | undefined {
     (a) => Node.isArrowFunction(a) || Node.isFunctionExpression(a) || Node.isFunctionDeclaration(a) || Node.isMethodDeclaration(a),
   );
 }
+
+/**
+ * A header name in a list of header names that CORS or telemetry options take (`allowedHeaders: ['Mcp-Session-Id']`,
+ * `exposeHeaders`, `captureRequestHeaders`, `const DEFAULT_ALLOWED_HEADERS = [...]`): naming the header there neither
+ * reads nor writes it.
+ */
+export function inHeaderNameList(literal: Node): boolean {
+  const parent = literal.getParent();
+  let holder = parent && Node.isArrayLiteralExpression(parent) ? parent.getParent() : parent;
+  while (holder && (Node.isAsExpression(holder) || Node.isSatisfiesExpression(holder))) holder = holder.getParent();
+  const name = holder && (Node.isPropertyAssignment(holder) || Node.isVariableDeclaration(holder)) ? holder.getName() : '';
+  return HEADER_NAME_LIST.test(name.replace(/_/g, ''));
+}
+
+const HEADER_NAME_LIST = /(?:allow(?:ed)?|exposed?|capture(?:d|Request|Response)?)Headers$/i;
