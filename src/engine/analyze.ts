@@ -6,7 +6,7 @@ import type { ReportOptions, Rule } from '../rules/rule';
 import { FileFacts, type ProjectFacts } from '../analysis/file-facts';
 import { fileValidatesOrigin } from '../analysis/origin';
 import { projectEndpoints } from '../analysis/endpoints/build';
-import { isTestFile } from '../analysis/endpoints/classify';
+import { isClientFile, isTestFile } from '../analysis/endpoints/classify';
 import type { EndpointPlan, Span } from '../analysis/endpoints/model';
 import { applySuppressions, parseSuppressions } from './suppressions';
 import { ImportGraph, localSpecifiers } from './import-graph';
@@ -218,6 +218,7 @@ function analyzeFile(relPath: string, sourceFile: SourceFile, projectFacts: Proj
   }
   attachPlans(raw, facts.endpoints, relPath);
   if (isTestFile(relPath, sourceFile)) asTestFindings(raw);
+  else if (raw.some(isEndpointFinding) && isClientFile(sourceFile, servesEndpoint(facts.endpoints, relPath))) asClientFindings(raw);
   raw.push(...findMarkers(relPath, sourceFile));
   const suppressions = parseSuppressions(relPath, sourceFile.getFullText());
   const findings = applySuppressions(raw, suppressions, relPath);
@@ -285,6 +286,31 @@ function within(finding: Finding, span: Span): boolean {
   const after = finding.line > span.line || (finding.line === span.line && finding.column >= span.column);
   const before = finding.line < span.endLine || (finding.line === span.endLine && finding.column <= span.endColumn);
   return after && before;
+}
+
+function isEndpointFinding(finding: Finding): boolean {
+  return ENDPOINT_RULES.has(finding.ruleId);
+}
+
+/** A request function of some endpoint is in the file. */
+function servesEndpoint(plans: EndpointPlan[], relPath: string): boolean {
+  return plans.some((plan) => plan.regions.some((region) => region.fn.file === relPath));
+}
+
+/**
+ * In client code, what the endpoint rules find is what the client relies on (the session id it echoes, the DELETE
+ * that ends its session): one `session-client` warning, never a marker.
+ */
+function asClientFindings(findings: Finding[]): void {
+  for (const finding of findings) {
+    if (!isEndpointFinding(finding)) continue;
+    finding.message = `Client relies on the old transport (${finding.ruleId}): ${finding.message}`;
+    finding.ruleId = 'session-client';
+    finding.severity = 'warning';
+    finding.fix = 'manual';
+    finding.hint = 'Send each request on its own: no session header, no GET stream, no DELETE; expect no `Mcp-Session-Id` back.';
+    delete finding.data;
+  }
 }
 
 /**

@@ -16,6 +16,19 @@ export const engineRuleMetas: readonly RuleMeta[] = [
     sources: [],
   },
   {
+    id: 'session-client',
+    title: 'Client code that relies on protocol sessions or the deprecated transport',
+    severity: 'warning',
+    fix: 'manual',
+    doc:
+      'Clients are not endpoints: code that only sends requests to an MCP server (a browser or CLI client calling `fetch`, ' +
+      '`axios` or an MCP client module, and serving nothing) and echoes `Mcp-Session-Id`, opens the GET stream or ends its ' +
+      'session with DELETE keeps working against 2025-era servers, but a migrated server mints no session id and answers GET ' +
+      'and DELETE with 405. mcp-migrate never rewrites such a client or leaves a marker in it; it reports what the client relies on.',
+    hint: 'Send each request on its own: no session header, no GET stream, no DELETE; expect no `Mcp-Session-Id` back.',
+    sources: ['spec 2026-07-28 basic/transports/streamable-http.mdx § Earlier Streamable HTTP Revisions'],
+  },
+  {
     id: 'session-test',
     title: 'A test that drives the deprecated transport or asserts protocol sessions',
     severity: 'warning',

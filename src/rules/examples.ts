@@ -257,6 +257,43 @@ const mcpHandler = toNodeHandler(createMcpHandler(() => buildServer(), { legacy:
 app.all('/mcp', (req, res) => void mcpHandler(req, res, req.body));
 `,
   },
+  'session-client': {
+    before: `// A browser client of a 2025-era server: it keeps the session id the server minted and ends the session.
+export class NotesClient {
+  private session?: string;
+
+  constructor(private readonly url: string) {}
+
+  async call(method: string, params: unknown): Promise<unknown> {
+    const response = await fetch(this.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(this.session ? { 'mcp-session-id': this.session } : {}) },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    });
+    this.session ??= response.headers.get('mcp-session-id') ?? undefined;
+    return response.json();
+  }
+
+  async close(): Promise<void> {
+    if (this.session) await fetch(this.url, { method: 'DELETE', headers: { 'mcp-session-id': this.session } });
+  }
+}
+`,
+    after: `// Each request stands alone: no session id is kept, sent or ended.
+export class NotesClient {
+  constructor(private readonly url: string) {}
+
+  async call(method: string, params: unknown): Promise<unknown> {
+    const response = await fetch(this.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    });
+    return response.json();
+  }
+}
+`,
+  },
   'session-test': {
     before: `import { randomUUID } from 'node:crypto';
 import { expect, test } from 'vitest';
