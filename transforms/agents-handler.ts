@@ -51,6 +51,11 @@ const V1_SERVER = ['@modelcontextprotocol/sdk/server/mcp.js', '@modelcontextprot
 const DEFERRED_2025 =
   "agents' stateless `createMcpHandler` (agents/mcp/server) takes an SDK v2 server factory, which 2025-11-25 (v1 SDK only) does not allow: run `mcp-migrate apply --target 2026-07-28`";
 
+/** The agent is not moved (a blocker, or the 2025-11-25 target): one marker stands for all of its routes. */
+export function marksAgentInstead(plan: AgentsPlan, target: string): boolean {
+  return !!plan.blocker || target !== '2026-07-28';
+}
+
 export default function transform(file: FileInfo, api: API, options: TransformOptions = {}): string | undefined {
   const context = createContext(file, api, options, rules);
   const plans = new Map<string, AgentsPlan>();
@@ -62,7 +67,7 @@ export default function transform(file: FileInfo, api: API, options: TransformOp
   for (const plan of plans.values()) {
     if (plan.blocker)
       changed = addMarker(context, plan.blocker.at.line, 'legacy-sse-transport', `not migrated: ${plan.blocker.reason}`) || changed;
-    else if ((options.target ?? '2026-07-28') !== '2026-07-28')
+    else if (marksAgentInstead(plan, options.target ?? '2026-07-28'))
       changed = addMarker(context, plan.routes[0]?.call.line ?? plan.at.line, 'legacy-sse-transport', DEFERRED_2025) || changed;
     else changed = migrate(context, plan) || changed;
   }

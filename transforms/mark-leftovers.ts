@@ -24,6 +24,8 @@ function markerText(finding: Finding): string {
     const what = finding.message.replace(/^Session state: /, '');
     return `${what} Behaviour changes silently until it moves behind an explicit handle: ${HANDLE_RECIPE}`;
   }
+  const leftover = finding.data?.leftover;
+  if (typeof leftover === 'string') return leftover;
   return `not migrated automatically (a shape mcp-migrate does not rewrite): ${finding.hint ?? 'migrate this by hand'}`;
 }
 

@@ -8,6 +8,8 @@ import { fileValidatesOrigin } from '../analysis/origin';
 import { projectEndpoints } from '../analysis/endpoints/build';
 import { isClientFile, isTestFile } from '../analysis/endpoints/classify';
 import type { EndpointPlan, Span } from '../analysis/endpoints/model';
+import { explainLeftover } from '../analysis/endpoints/leftovers';
+import type { RelPathOf } from '../analysis/endpoints/spans';
 import { applySuppressions, parseSuppressions } from './suppressions';
 import { ImportGraph, localSpecifiers } from './import-graph';
 import { findMarkers } from './markers';
@@ -113,14 +115,15 @@ function analyzeGroup(sources: SourceInput[], rules: readonly Rule[]): GroupAnal
     parsed.push([source, sourceFile]);
   }
   const relPaths = new Map(parsed.map(([source, sourceFile]) => [sourceFile, source.relPath]));
+  const relPathOf: RelPathOf = (file) => relPaths.get(file) ?? file.getFilePath();
   let endpoints: EndpointPlan[] | undefined;
-  const endpointsOf = () => (endpoints ??= projectEndpoints(project, (file) => relPaths.get(file) ?? file.getFilePath()));
+  const endpointsOf = () => (endpoints ??= projectEndpoints(project, relPathOf));
   const factsByFile = connectedFacts(
     parsed.map(([, sourceFile]) => sourceFile),
     endpointsOf,
   );
   for (const [source, sourceFile] of parsed) {
-    files.push(analyzeFile(source.relPath, sourceFile, factsByFile.get(sourceFile)!, rules));
+    files.push(analyzeFile(source.relPath, sourceFile, factsByFile.get(sourceFile)!, rules, relPathOf));
     emitProgress({ kind: 'analysed', file: source.relPath, done: files.length, total: sources.length });
   }
   return { project, byRel, files, endpoints: endpointsOf };
@@ -187,7 +190,13 @@ function localImports(file: SourceFile, byPath: Map<string, SourceFile>): Source
   return targets;
 }
 
-function analyzeFile(relPath: string, sourceFile: SourceFile, projectFacts: ProjectFacts, rules: readonly Rule[]): FileAnalysis {
+function analyzeFile(
+  relPath: string,
+  sourceFile: SourceFile,
+  projectFacts: ProjectFacts,
+  rules: readonly Rule[],
+  relPathOf: RelPathOf,
+): FileAnalysis {
   const facts = new FileFacts(sourceFile, projectFacts, relPath);
   const raw: Finding[] = [];
   const seen = new Set<string>();
@@ -219,6 +228,7 @@ function analyzeFile(relPath: string, sourceFile: SourceFile, projectFacts: Proj
   attachPlans(raw, facts.endpoints, relPath);
   if (isTestFile(relPath, sourceFile)) asTestFindings(raw);
   else if (raw.some(isEndpointFinding) && isClientFile(sourceFile, servesEndpoint(facts.endpoints, relPath))) asClientFindings(raw);
+  else explainLeftovers(raw, sourceFile, projectFacts.endpoints?.() ?? [], relPathOf);
   raw.push(...findMarkers(relPath, sourceFile));
   const suppressions = parseSuppressions(relPath, sourceFile.getFullText());
   const findings = applySuppressions(raw, suppressions, relPath);
@@ -286,6 +296,21 @@ function within(finding: Finding, span: Span): boolean {
   const after = finding.line > span.line || (finding.line === span.line && finding.column >= span.column);
   const before = finding.line < span.endLine || (finding.line === span.endLine && finding.column <= span.endColumn);
   return after && before;
+}
+
+/**
+ * An endpoint finding no plan holds, which apply would otherwise mark as "a shape it does not rewrite": it carries the
+ * plan of the endpoint it belongs to (whose marker then stands for it), or the exact construct and why it stays.
+ */
+function explainLeftovers(findings: Finding[], sourceFile: SourceFile, plans: EndpointPlan[], relPathOf: RelPathOf): void {
+  for (const finding of findings) {
+    if (!isEndpointFinding(finding) || finding.fix !== 'auto' || finding.data?.endpoint) continue;
+    const position = sourceFile.compilerNode.getPositionOfLineAndCharacter(finding.line - 1, finding.column - 1);
+    const node = sourceFile.getDescendantAtPos(position);
+    const leftover = node && explainLeftover(node, plans, relPathOf);
+    if (leftover?.kind === 'endpoint') finding.data = { ...finding.data, endpoint: leftover.plan };
+    else if (leftover) finding.data = { ...finding.data, leftover: leftover.reason };
+  }
 }
 
 function isEndpointFinding(finding: Finding): boolean {

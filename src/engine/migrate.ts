@@ -14,6 +14,8 @@ import { servesMcp } from '../analysis/serves-mcp';
 import { transforms as allTransforms, type TransformModule } from '../../transforms';
 import { parserFor } from '../../transforms/lib/context';
 import markLeftoversRun, { id as markLeftoversId } from '../../transforms/mark-leftovers';
+import { marksAgentInstead } from '../../transforms/agents-handler';
+import type { AgentsPlan } from '../analysis/mcp-frameworks/agents';
 import { analyzeSources, createProject, syntaxError, type Analysis, type SourceInput } from './analyze';
 import { withoutAnsweredSchemaMarkers } from './schema-markers';
 import { migrateSdkSurface } from './sdk-v2-surface';
@@ -147,7 +149,7 @@ export function migrateSources(sources: SourceInput[], options: MigrateOptions =
         ((f.fix === 'auto' && f.severity !== 'info' && fixedByRunTransforms.has(f.ruleId)) ||
           (servesHttp && f.ruleId === 'session-state')) &&
         !f.data?.marker &&
-        !markedByPlan(f, options.rolledBack) &&
+        !markedByPlan(f, options.rolledBack, target) &&
         !markedNear(fileAnalysis.findings, f),
     );
     if (leftovers.length === 0) continue;
@@ -419,10 +421,12 @@ function runTransform(
   return true;
 }
 
-/** The endpoint transform marked this finding's endpoint itself: it cannot be migrated, or it was rolled back. */
-function markedByPlan(finding: Finding, rolledBack: Record<string, string> | undefined): boolean {
+/** A transform marked this finding's endpoint itself: it cannot be migrated, it was rolled back, or the agent it serves stays. */
+function markedByPlan(finding: Finding, rolledBack: Record<string, string> | undefined, target: string): boolean {
   const plan = endpointPlanOf(finding);
-  return !!plan && (!plan.verdict.migratable || !!rolledBack?.[plan.id]);
+  if (plan) return !plan.verdict.migratable || !!rolledBack?.[plan.id];
+  const agents = finding.data?.agents as AgentsPlan | undefined;
+  return !!agents && marksAgentInstead(agents, target);
 }
 
 /** A marker of the same rule already stands on the finding's line or the line above it. */

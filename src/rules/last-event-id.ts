@@ -1,5 +1,5 @@
 import { nodesOfKind } from '../analysis/node-index';
-import { SyntaxKind } from 'ts-morph';
+import { Node, SyntaxKind } from 'ts-morph';
 import type { Rule } from './rule';
 import { stringLiterals } from '../analysis/file-facts';
 import { dynamicImportSpecifier, requireSpecifier } from '../analysis/resolve';
@@ -30,6 +30,7 @@ export const lastEventId: Rule = {
     // A file that neither imports MCP nor speaks JSON-RPC (a dashboard feed resuming by Last-Event-ID) is not MCP.
     if (!facts.importsMcp && !/jsonrpc/.test(sourceFile.getFullText())) return;
     for (const prop of propertyAssignmentsNamed(sourceFile, 'eventStore')) {
+      if (declaresCommandLineFlag(prop)) continue;
       report(
         prop,
         'Resumability: `eventStore` replays SSE events after `Last-Event-ID`, which stateless Streamable HTTP does not support.',
@@ -65,3 +66,9 @@ export const lastEventId: Rule = {
     }
   },
 };
+
+/** `eventStore: { type: 'boolean', describe: '…' }` (yargs, commander option objects): a command-line flag, not a store. */
+function declaresCommandLineFlag(prop: Node): boolean {
+  const value = Node.isPropertyAssignment(prop) ? prop.getInitializer() : undefined;
+  return !!value && Node.isObjectLiteralExpression(value) && ['describe', 'description', 'desc'].some((key) => !!value.getProperty(key));
+}

@@ -1,0 +1,200 @@
+// Findings of the endpoint rules that no plan's spans hold: what the analysis knows about the construct, so that
+// `apply` leaves it to the marker of the endpoint it belongs to, or marks it with the exact construct and why it was
+// not rewritten — never with "a shape mcp-migrate does not rewrite".
+//
+// A construct belongs to an endpoint when the endpoint's request functions reach it (a helper they call that builds
+// the transport or reads the session header, an import only they use), or when it reaches them (options handed to
+// the function whose listener calls the handler). Such a finding carries the plan; when the plan is not carried out,
+// its one marker speaks for the endpoint.
+import { Node, SyntaxKind, type SourceFile } from 'ts-morph';
+import { resolveHandler } from '../routes';
+import type { EndpointPlan, Span } from './model';
+import { isFunctionNode, type FunctionNode, type RelPathOf } from './spans';
+
+export type Leftover =
+  /** Code of an endpoint that is not migrated: the plan's marker stands for it. */
+  | { kind: 'endpoint'; plan: EndpointPlan }
+  /** What the construct is, and why mcp-migrate does not rewrite it. */
+  | { kind: 'reason'; reason: string };
+
+/** How many calls away from a request function a construct may be and still belong to its endpoint. */
+const MAX_CALLS = 3;
+
+export function explainLeftover(node: Node, plans: EndpointPlan[], relPath: RelPathOf): Leftover | undefined {
+  const stopped = plans.filter((plan) => !plan.verdict.migratable && plan.regions.length > 0);
+  const plan = reachedFrom(node, stopped, relPath) ?? reaching(node, stopped, relPath);
+  if (plan) return { kind: 'endpoint', plan };
+  const reason = foreignTransportReason(node.getSourceFile()) ?? handRolledReason(node) ?? exportedHelperReason(node, plans, relPath);
+  return reason ? { kind: 'reason', reason } : undefined;
+}
+
+// ---- reach ---------------------------------------------------------------------------------------------------------
+
+function within(node: Node, span: Span, relPath: RelPathOf): boolean {
+  return relPath(node.getSourceFile()) === span.file && node.getStart() >= span.start && node.getEnd() <= span.end;
+}
+
+/** The plan one of whose request functions holds the node. */
+function regionPlanOf(node: Node, plans: EndpointPlan[], relPath: RelPathOf): EndpointPlan | undefined {
+  return plans.find((plan) => plan.regions.some((region) => within(node, region.fn, relPath)));
+}
+
+/** A function that holds the node and is called by name: a declaration, a variable's function, a method. */
+function namedFunctionOf(node: Node): { fn: FunctionNode; name: Node } | undefined {
+  for (const ancestor of node.getAncestors()) {
+    if (!isFunctionNode(ancestor)) continue;
+    if (Node.isFunctionDeclaration(ancestor) || Node.isMethodDeclaration(ancestor)) {
+      const name = ancestor.getNameNode();
+      return name ? { fn: ancestor, name } : undefined;
+    }
+    // (an anonymous callback belongs to the function around it: `onsessioninitialized: (id) => { … }` in a helper)
+    const variable = ancestor.getParentIfKind(SyntaxKind.VariableDeclaration);
+    if (variable) return { fn: ancestor, name: variable.getNameNode() };
+  }
+  return undefined;
+}
+
+/** Calls of the function named by `name` (references in callee position). */
+function callsOf(name: Node): Node[] {
+  if (!Node.isIdentifier(name)) return [];
+  return name.findReferencesAsNodes().filter((reference) => {
+    const callee = Node.isPropertyAccessExpression(reference.getParent()) ? reference.getParent()! : reference;
+    const call = callee.getParent();
+    return !!call && Node.isCallExpression(call) && call.getExpression() === callee;
+  });
+}
+
+/**
+ * The endpoint whose request functions reach the node: it sits in a helper they call (up to {@link MAX_CALLS} calls
+ * away), or in an import only they use.
+ */
+function reachedFrom(node: Node, plans: EndpointPlan[], relPath: RelPathOf): EndpointPlan | undefined {
+  const declaration = node.getFirstAncestorByKind(SyntaxKind.ImportDeclaration);
+  if (declaration) return importedFor(declaration, plans, relPath);
+  let helpers = [namedFunctionOf(node)].filter((h) => !!h);
+  const seen = new Set<Node>();
+  for (let depth = 0; depth < MAX_CALLS && helpers.length > 0; depth++) {
+    const callers: Node[] = helpers.flatMap((helper) => (seen.has(helper.fn) ? [] : (seen.add(helper.fn), callsOf(helper.name))));
+    for (const call of callers) {
+      const plan = regionPlanOf(call, plans, relPath);
+      if (plan) return plan;
+    }
+    helpers = callers.map(namedFunctionOf).filter((h) => !!h);
+  }
+  return undefined;
+}
+
+/** Every name the import brings in is used only by one endpoint's request functions (or helpers they call). */
+function importedFor(declaration: Node, plans: EndpointPlan[], relPath: RelPathOf): EndpointPlan | undefined {
+  const names = declaration.getDescendantsOfKind(SyntaxKind.Identifier).filter((id) => {
+    const parent = id.getParent();
+    return Node.isImportSpecifier(parent) ? parent.getAliasNode() === id || !parent.getAliasNode() : Node.isImportClause(parent);
+  });
+  const owners = new Set<EndpointPlan | undefined>();
+  for (const name of names) {
+    for (const use of name.findReferencesAsNodes()) {
+      if (use.getFirstAncestorByKind(SyntaxKind.ImportDeclaration)) continue;
+      owners.add(regionPlanOf(use, plans, relPath) ?? reachedFrom(use, plans, relPath));
+    }
+  }
+  const [owner] = owners;
+  return owners.size === 1 ? owner : undefined;
+}
+
+/**
+ * The endpoint the node is handed to: an option in the object passed to its request function, or to a function that
+ * calls it (up to {@link MAX_CALLS} calls away: `startHTTPServer({ eventStore })` whose listener calls the handler).
+ */
+function reaching(node: Node, plans: EndpointPlan[], relPath: RelPathOf): EndpointPlan | undefined {
+  const argument = node.getAncestors().find((a) => Node.isObjectLiteralExpression(a) && Node.isCallExpression(a.getParent()));
+  const call = argument?.getParentIfKind(SyntaxKind.CallExpression);
+  if (!call || !call.getArguments().includes(argument as never)) return undefined;
+  let targets = [resolveHandler(call.getExpression())].filter((f) => !!f);
+  const seen = new Set<Node>();
+  for (let depth = 0; depth <= MAX_CALLS && targets.length > 0; depth++) {
+    const next: Node[] = [];
+    for (const target of targets) {
+      if (seen.has(target)) continue;
+      seen.add(target);
+      const plan = plans.find((p) => p.regions.some((region) => sameSpan(target, region.fn, relPath)));
+      if (plan) return plan;
+      for (const inner of target.getDescendantsOfKind(SyntaxKind.CallExpression)) {
+        const callee = resolveHandler(inner.getExpression());
+        if (callee) next.push(callee);
+      }
+    }
+    targets = next;
+  }
+  return undefined;
+}
+
+function sameSpan(node: Node, span: Span, relPath: RelPathOf): boolean {
+  return relPath(node.getSourceFile()) === span.file && node.getStart() === span.start && node.getEnd() === span.end;
+}
+
+// ---- reasons -------------------------------------------------------------------------------------------------------
+
+/**
+ * A transport that is not the SDK's serves the file's endpoint: a class named `…Transport` from another package
+ * (`StreamableHTTPTransport` from `@hono/mcp`), or a local class extending one.
+ */
+function foreignTransportReason(file: SourceFile): string | undefined {
+  for (const construction of file.getDescendantsOfKind(SyntaxKind.NewExpression)) {
+    const name = construction.getExpression().getText();
+    const origin = foreignTransportOrigin(file, name);
+    if (!origin) continue;
+    const what = origin.base === name ? `\`${name}\`` : `\`${name}\` (it extends \`${origin.base}\`)`;
+    return (
+      `this endpoint is served by ${what} from \`${origin.module}\`, not by an SDK transport, and mcp-migrate rewrites only the SDK's ` +
+      `transports: make it stateless by hand — mint and read no \`Mcp-Session-Id\`, answer GET and DELETE with 405, a fresh server per POST — ` +
+      `or serve it with the SDK's Streamable HTTP transport`
+    );
+  }
+  return undefined;
+}
+
+function foreignTransportOrigin(file: SourceFile, name: string): { base: string; module: string } | undefined {
+  const local = file.getClass(name);
+  const base = local?.getExtends()?.getExpression().getText() ?? name;
+  if (!/Transport$/.test(base)) return undefined;
+  for (const declaration of file.getImportDeclarations()) {
+    const module = declaration.getModuleSpecifierValue();
+    if (module.startsWith('.') || module.startsWith('@modelcontextprotocol/')) continue;
+    if (declaration.getNamedImports().some((named) => (named.getAliasNode() ?? named.getNameNode()).getText() === base))
+      return { base, module };
+  }
+  return undefined;
+}
+
+/** The node is part of a class that writes the HTTP+SSE `event: endpoint` stream itself. */
+function handRolledReason(node: Node): string | undefined {
+  const owner = node.getFirstAncestorByKind(SyntaxKind.ClassDeclaration);
+  if (!owner || !/event:\s*endpoint\b/.test(owner.getText())) return undefined;
+  return (
+    `\`${owner.getName() ?? 'this class'}\` hand-rolls the HTTP+SSE transport (it writes the \`event: endpoint\` stream itself), so there ` +
+    `is no SDK endpoint for mcp-migrate to rewrite or guard: answer a foreign Origin with 403 where its requests arrive, or replace it ` +
+    `with the SDK's stateless Streamable HTTP transport`
+  );
+}
+
+/** A helper the package exports (or re-exports): removing what it does changes the package's API. */
+function exportedHelperReason(node: Node, plans: EndpointPlan[], relPath: RelPathOf): string | undefined {
+  const helper = namedFunctionOf(node);
+  if (!helper || !Node.isIdentifier(helper.name)) return undefined;
+  const exports = helper.name
+    .findReferencesAsNodes()
+    .filter((reference) => !!reference.getFirstAncestorByKind(SyntaxKind.ExportDeclaration))
+    .map((reference) => relPath(reference.getSourceFile()));
+  const declaredExported = Node.isFunctionDeclaration(helper.fn)
+    ? helper.fn.isExported()
+    : !!helper.fn.getFirstAncestorByKind(SyntaxKind.VariableStatement)?.isExported();
+  if (!declaredExported && exports.length === 0) return undefined;
+  const callers = new Set(callsOf(helper.name).flatMap((call) => regionPlanOf(call, plans, relPath)?.path.display ?? []));
+  const serves =
+    callers.size > 0 ? ` for the endpoint${callers.size > 1 ? 's' : ''} ${[...callers].map((p) => `\`${p}\``).join(', ')}` : '';
+  const reexported = exports.length > 0 ? ` and re-exported by ${[...new Set(exports)].map((f) => `\`${f}\``).join(', ')}` : '';
+  return (
+    `\`${helper.name.getText()}()\`${serves} is exported${reexported}: it is the package's API, so mcp-migrate leaves it; ` +
+    `once no caller needs sessions, drop it (or make it ignore the session) in a release that may change that API`
+  );
+}
