@@ -305,6 +305,8 @@ function within(finding: Finding, span: Span): boolean {
 function explainLeftovers(findings: Finding[], sourceFile: SourceFile, plans: EndpointPlan[], relPathOf: RelPathOf): void {
   for (const finding of findings) {
     if (!isEndpointFinding(finding) || finding.fix !== 'auto' || finding.data?.endpoint) continue;
+    // (a finding located at a node of another file, by a rule that reports across files, is left as it is)
+    if (finding.line > sourceFile.getEndLineNumber()) continue;
     const position = sourceFile.compilerNode.getPositionOfLineAndCharacter(finding.line - 1, finding.column - 1);
     const node = sourceFile.getDescendantAtPos(position);
     const leftover = node && explainLeftover(node, plans, relPathOf);

@@ -84,7 +84,7 @@ function reachedFrom(node: Node, plans: EndpointPlan[], relPath: RelPathOf): End
   return undefined;
 }
 
-/** Every name the import brings in is used only by one endpoint's request functions (or helpers they call). */
+/** Every value the import brings in is used only by one endpoint's request functions (or helpers they call). */
 function importedFor(declaration: Node, plans: EndpointPlan[], relPath: RelPathOf): EndpointPlan | undefined {
   const names = declaration.getDescendantsOfKind(SyntaxKind.Identifier).filter((id) => {
     const parent = id.getParent();
@@ -93,7 +93,8 @@ function importedFor(declaration: Node, plans: EndpointPlan[], relPath: RelPathO
   const owners = new Set<EndpointPlan | undefined>();
   for (const name of names) {
     for (const use of name.findReferencesAsNodes()) {
-      if (use.getFirstAncestorByKind(SyntaxKind.ImportDeclaration)) continue;
+      // (the import itself, and type positions: a type runs no code, it follows the values)
+      if (use.getFirstAncestorByKind(SyntaxKind.ImportDeclaration) || Node.isTypeReference(use.getParent())) continue;
       owners.add(regionPlanOf(use, plans, relPath) ?? reachedFrom(use, plans, relPath));
     }
   }
@@ -192,9 +193,12 @@ function exportedHelperReason(node: Node, plans: EndpointPlan[], relPath: RelPat
   const callers = new Set(callsOf(helper.name).flatMap((call) => regionPlanOf(call, plans, relPath)?.path.display ?? []));
   const serves =
     callers.size > 0 ? ` for the endpoint${callers.size > 1 ? 's' : ''} ${[...callers].map((p) => `\`${p}\``).join(', ')}` : '';
-  const reexported = exports.length > 0 ? ` and re-exported by ${[...new Set(exports)].map((f) => `\`${f}\``).join(', ')}` : '';
+  const name = `\`${helper.name.getText()}()\`${serves}`;
+  if (exports.length === 0)
+    return `${name} is exported, so mcp-migrate leaves it (other modules may import it): make it ignore the session, or drop it once nothing imports it`;
+  const by = [...new Set(exports)].map((file) => `\`${file}\``).join(', ');
   return (
-    `\`${helper.name.getText()}()\`${serves} is exported${reexported}: it is the package's API, so mcp-migrate leaves it; ` +
-    `once no caller needs sessions, drop it (or make it ignore the session) in a release that may change that API`
+    `${name} is re-exported by ${by}, the package's API, so mcp-migrate leaves it: make it ignore the session, or drop it in a ` +
+    `release that may change that API`
   );
 }
