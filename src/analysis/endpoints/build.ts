@@ -35,6 +35,7 @@ import { SessionMachinery, sessionSiteNodes, sessionStateCalls, transportSites, 
 import { regionStatements, serverSourceOf } from './server-source';
 import { isTestFile } from './classify';
 import { bridgeOf } from './bridge';
+import { exportedCallerOf } from './leftovers';
 import { readsOrigin } from '../origin';
 import { contains, spanOf, type FunctionNode, type RelPathOf } from './spans';
 
@@ -504,7 +505,9 @@ function optionsObjectReason(fn: FunctionNode): string | undefined {
   const objects = names.filter((n) => /^(?:req|request|res|response)$/.test(n));
   if (objects.length === 0) return undefined;
   const options = names.filter((n) => /stateless|session|eventStore|sse|endpoint/i.test(n));
-  const api = options.length ? `, and its options (${options.map((o) => `\`${o}\``).join(', ')}) are its callers' API` : '';
+  const library = exportedCallerOf(fn);
+  const callers = library ? `\`${library}()\`, which the module exports, and its callers` : 'its callers';
+  const api = options.length ? `, and its options (${options.map((o) => `\`${o}\``).join(', ')}) are the API of ${callers}` : '';
   return `the handler takes its request objects inside an options object (\`{ ${objects.join(', ')}, … }\`), so mcp-migrate cannot follow requests to it${api}: migrate it by hand (a fresh server and a session-less transport per POST, 405 on GET and DELETE), or take \`req, res\` as parameters first`;
 }
 

@@ -39,9 +39,9 @@ function regionPlanOf(node: Node, plans: EndpointPlan[], relPath: RelPathOf): En
   return plans.find((plan) => plan.regions.some((region) => within(node, region.fn, relPath)));
 }
 
-/** A function that holds the node and is called by name: a declaration, a variable's function, a method. */
+/** The function (the node, or one that holds it) called by name: a declaration, a variable's function, a method. */
 function namedFunctionOf(node: Node): { fn: FunctionNode; name: Node } | undefined {
-  for (const ancestor of node.getAncestors()) {
+  for (const ancestor of [node, ...node.getAncestors()]) {
     if (!isFunctionNode(ancestor)) continue;
     if (Node.isFunctionDeclaration(ancestor) || Node.isMethodDeclaration(ancestor)) {
       const name = ancestor.getNameNode();
@@ -52,6 +52,23 @@ function namedFunctionOf(node: Node): { fn: FunctionNode; name: Node } | undefin
     if (variable) return { fn: ancestor, name: variable.getNameNode() };
   }
   return undefined;
+}
+
+/** The exported function whose body calls `fn` (`startHTTPServer`, whose listener calls the handler), by name. */
+export function exportedCallerOf(fn: FunctionNode): string | undefined {
+  const named = namedFunctionOf(fn);
+  if (!named || named.fn !== fn) return undefined;
+  for (const call of callsOf(named.name)) {
+    for (const ancestor of call.getAncestors()) {
+      const outer = isFunctionNode(ancestor) ? namedFunctionOf(ancestor) : undefined;
+      if (outer?.fn === ancestor && isExported(outer.fn)) return outer.name.getText();
+    }
+  }
+  return undefined;
+}
+
+function isExported(fn: FunctionNode): boolean {
+  return Node.isFunctionDeclaration(fn) ? fn.isExported() : !!fn.getFirstAncestorByKind(SyntaxKind.VariableStatement)?.isExported();
 }
 
 /** Calls of the function named by `name` (references in callee position). */
@@ -186,10 +203,7 @@ function exportedHelperReason(node: Node, plans: EndpointPlan[], relPath: RelPat
     .findReferencesAsNodes()
     .filter((reference) => !!reference.getFirstAncestorByKind(SyntaxKind.ExportDeclaration))
     .map((reference) => relPath(reference.getSourceFile()));
-  const declaredExported = Node.isFunctionDeclaration(helper.fn)
-    ? helper.fn.isExported()
-    : !!helper.fn.getFirstAncestorByKind(SyntaxKind.VariableStatement)?.isExported();
-  if (!declaredExported && exports.length === 0) return undefined;
+  if (!isExported(helper.fn) && exports.length === 0) return undefined;
   const callers = new Set(callsOf(helper.name).flatMap((call) => regionPlanOf(call, plans, relPath)?.path.display ?? []));
   const serves =
     callers.size > 0 ? ` for the endpoint${callers.size > 1 ? 's' : ''} ${[...callers].map((p) => `\`${p}\``).join(', ')}` : '';
