@@ -30,7 +30,9 @@ export const deleteSession: Rule = {
         if (!methodsInclude(context.methods, 'DELETE')) continue;
         // A method-agnostic route is only a DELETE session endpoint when it hands DELETE to the transport.
         if (context.methods === 'any' && node.getKindName() !== 'CallExpression') continue;
-        const where = context.routes[0]?.call ?? node;
+        // (at the route when it is in this file; a helper in another file is reported where it reads the header)
+        const route = context.routes[0]?.call;
+        const where = route?.getSourceFile() === sourceFile ? route : node;
         if (reported.has(where)) continue;
         reported.add(where);
         report(
