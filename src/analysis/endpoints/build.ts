@@ -35,6 +35,7 @@ import { SessionMachinery, sessionSiteNodes, sessionStateCalls, transportSites, 
 import { regionStatements, serverSourceOf } from './server-source';
 import { isTestFile } from './classify';
 import { bridgeOf } from './bridge';
+import { sessionStateOf, sessionStateReason } from './session-state';
 import { readsOrigin } from '../origin';
 import { contains, spanOf, type FunctionNode, type RelPathOf } from './spans';
 
@@ -460,10 +461,8 @@ function verdictOf(plan: EndpointPlan, group: DraftRegion[], connect: Node | und
     }
     const state = sessionStateCalls(draft.facts, handling(draft).block)[0];
     if (state) {
-      return stop(
-        `\`${state.getText().split('\n')[0]}\` keeps state per session; tools that read it by session id would silently lose it without sessions (move it behind an explicit handle: an open_session tool creates it and the tools take the handle as an argument)`,
-        spanOf(state, relPath),
-      );
+      const facts = sessionStateOf(state, handling(draft).block, handling(draft).fn, relPath);
+      return { ...stop(sessionStateReason(state.getText().split('\n')[0], facts), spanOf(state, relPath)), state: facts };
     }
     if (!region.fn.isAsync?.() && region.arrivals.some((a) => a.kind === 'call')) {
       return stop('the helper that handles the request is not async; make it async first', at);
