@@ -6,7 +6,7 @@ import type { ReportOptions, Rule } from '../rules/rule';
 import { FileFacts, type ProjectFacts } from '../analysis/file-facts';
 import { fileValidatesOrigin } from '../analysis/origin';
 import { projectEndpoints } from '../analysis/endpoints/build';
-import { isTestFile } from '../analysis/endpoints/classify';
+import { isClientFile, isTestFile } from '../analysis/endpoints/classify';
 import type { EndpointPlan, Span } from '../analysis/endpoints/model';
 import { applySuppressions, parseSuppressions } from './suppressions';
 import { ImportGraph, localSpecifiers } from './import-graph';
@@ -217,7 +217,8 @@ function analyzeFile(relPath: string, sourceFile: SourceFile, projectFacts: Proj
     rule.check({ sourceFile, facts, report });
   }
   attachPlans(raw, facts.endpoints, relPath);
-  if (isTestFile(relPath, sourceFile)) asTestFindings(raw);
+  if (isTestFile(relPath, sourceFile)) asTestFindings(raw, 'Test');
+  else if (isClientFile(sourceFile)) asTestFindings(raw, 'Client code');
   raw.push(...findMarkers(relPath, sourceFile));
   const suppressions = parseSuppressions(relPath, sourceFile.getFullText());
   const findings = applySuppressions(raw, suppressions, relPath);
@@ -287,15 +288,18 @@ function within(finding: Finding, span: Span): boolean {
   return after && before;
 }
 
-/** In a test, what the endpoint rules find is what the test relies on: one `session-test` warning, never a marker. */
-function asTestFindings(findings: Finding[]): void {
+/**
+ * In a test or a hand-written client, what the endpoint rules find is what it relies on: one `session-test` warning,
+ * never a marker.
+ */
+function asTestFindings(findings: Finding[], kind: 'Test' | 'Client code'): void {
   for (const finding of findings) {
     if (!ENDPOINT_RULES.has(finding.ruleId)) continue;
-    finding.message = `Test relies on the old transport (${finding.ruleId}): ${finding.message}`;
+    finding.message = `${kind} relies on the old transport (${finding.ruleId}): ${finding.message}`;
     finding.ruleId = 'session-test';
     finding.severity = 'warning';
     finding.fix = 'manual';
-    finding.hint = 'Update the test for stateless Streamable HTTP: one POST endpoint, no session id, 405 on GET and DELETE.';
+    finding.hint = `Update the ${kind === 'Test' ? 'test' : 'client'} for stateless Streamable HTTP: one POST endpoint, no session id, 405 on GET and DELETE.`;
     delete finding.data;
   }
 }
