@@ -278,7 +278,7 @@ function planSpans(plan: EndpointPlan): Span[] {
     if (hoist)
       spans.push(hoist.declaration, ...hoist.setup, ...(hoist.parameter ? [hoist.parameter.fn, ...hoist.parameter.callSites] : []));
   }
-  if (!plan.verdict.migratable) spans.push(plan.verdict.at);
+  if (!plan.verdict.migratable) spans.push(plan.verdict.at, ...(plan.verdict.kept ?? []));
   return spans;
 }
 

@@ -230,7 +230,16 @@ export interface EndpointPlan {
    */
   unrouted: HttpMethod[];
   /** The plan can be carried out whole; otherwise why not, at the construct that stops it. */
-  verdict: { migratable: true } | { migratable: false; reason: string; at: Span; state?: SessionStateFacts };
+  verdict:
+    | { migratable: true }
+    | {
+        migratable: false;
+        reason: string;
+        at: Span;
+        state?: SessionStateFacts;
+        /** Functions the endpoint calls that build its transports (`setupTransportAndSession(id, …)`), kept with it. */
+        kept?: Span[];
+      };
 }
 
 /** Per-session state that stops an endpoint (`setAuthContext(id, auth)`, `sessions.create(id)`): what it is, who reads it. */

@@ -57,7 +57,7 @@ export function sessionStateOf(state: Node, region: Node, request: FunctionNode,
   return {
     write: write === state ? undefined : write.getText().split('\n')[0],
     store: stored?.store.getText(),
-    fromRequest: value ? requestSource(value, request)?.getText().split('\n')[0] : undefined,
+    fromRequest: stored ? requestDerived(stored.value, levels, request)?.getText().split('\n')[0] : undefined,
     made: value ? freshValue(value) : undefined,
     readers: readers.map((reader) => ({ ...spanOf(reader, relPath), text: reader.getText().split('\n')[0], in: handlerKind(reader) })),
   };
@@ -138,19 +138,43 @@ function storedValue(write: Node): { store: Node; value: Node } | undefined {
   return undefined;
 }
 
+/** The variable an identifier reads (for `{ user }`, the variable `user`, not the property). */
+function valueSymbol(id: Node) {
+  const parent = id.getParent();
+  return Node.isShorthandPropertyAssignment(parent) && parent.getNameNode() === id ? parent.getValueSymbol() : id.getSymbol();
+}
+
 /** The value as the endpoint computed it: a parameter of a followed function is the argument its caller passed. */
 function traceValue(value: Node, levels: Level[]): Node {
   let current = unwrapExpression(value);
   for (let index = levels.length - 1; index >= 0; index--) {
     const { fn, call } = levels[index];
     if (!Node.isIdentifier(current)) break;
-    const declaration = current.getSymbol()?.getDeclarations()[0];
+    const declaration = valueSymbol(current)?.getDeclarations()[0];
     const position = fn.getParameters().findIndex((p) => p === declaration);
     const argument = position >= 0 ? call.getArguments()[position] : undefined;
     if (!argument) break;
     current = unwrapExpression(argument);
   }
   return current;
+}
+
+/**
+ * The value, traced to the endpoint, was computed from the request: itself, or (a record) every property of it
+ * (`{ user }` where `user` came from a header). A record that also holds fresh state (`{ user, cart: [] }`) is not.
+ */
+function requestDerived(value: Node, levels: Level[], request: FunctionNode): Node | undefined {
+  const unwrapped = unwrapExpression(value);
+  if (!Node.isObjectLiteralExpression(unwrapped)) return requestSource(traceValue(unwrapped, levels), request);
+  const sources = unwrapped.getProperties().map((property) => {
+    const part = Node.isShorthandPropertyAssignment(property)
+      ? property.getNameNode()
+      : Node.isPropertyAssignment(property)
+        ? property.getInitializer()
+        : undefined;
+    return part ? requestSource(traceValue(part, levels), request) : undefined;
+  });
+  return sources.length > 0 && sources.every((source) => !!source) ? sources[0] : undefined;
 }
 
 /** The expression that computed the value from the request objects (`validateAuthFromRequest(req, res)`), if any. */
@@ -160,7 +184,7 @@ function requestSource(value: Node, request: FunctionNode): Node | undefined {
     [node, ...node.getDescendantsOfKind(SyntaxKind.Identifier)].some((id) => Node.isIdentifier(id) && requestSymbols.has(id.getSymbol()));
   if (readsRequest(value)) return value;
   if (!Node.isIdentifier(value)) return undefined;
-  let declaration = value.getSymbol()?.getDeclarations()[0];
+  let declaration = valueSymbol(value)?.getDeclarations()[0];
   while (declaration && Node.isBindingElement(declaration))
     declaration = declaration.getFirstAncestorByKind(SyntaxKind.VariableDeclaration);
   const init = declaration && Node.isVariableDeclaration(declaration) ? declaration.getInitializer() : undefined;
@@ -173,7 +197,7 @@ function requestSource(value: Node, request: FunctionNode): Node | undefined {
         .getLeft()
         .getDescendantsOfKind(SyntaxKind.Identifier)
         .concat(Node.isIdentifier(b.getLeft()) ? [b.getLeft() as never] : [])
-        .some((id) => id.getSymbol() === value.getSymbol()) &&
+        .some((id) => id.getSymbol() === valueSymbol(value)) &&
       readsRequest(b.getRight()),
   );
   return assigned ? unwrapExpression(assigned.getRight()) : undefined;
