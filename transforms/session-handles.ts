@@ -211,7 +211,10 @@ function endpointStateReason(plan: EndpointPlan): string {
   const readers = state?.readers ?? [];
   const where = (r: (typeof readers)[number]) => `\`${r.text.trim()}\` (${r.file}:${r.line}${r.in ? `, in ${r.in}` : ''})`;
   if (state?.fromRequest) {
-    return `the state is a value computed from the request (\`${state.fromRequest}\`), which every POST carries again: a handle would only make clients repeat it; hand it to the server built per request and to its readers instead${readers.length ? ` (${readers.map(where).join(', ')})` : ''}`;
+    const carried = state.fallback
+      ? `, which the endpoint also reads back (${where(state.fallback)}) for requests that do not carry it: require it on every POST rather than a handle`
+      : ', which every POST carries again: a handle would only make clients repeat it';
+    return `the state is a value computed from the request (\`${state.fromRequest}\`)${carried}; hand it to the server built per request and to its readers instead${readers.length ? ` (${readers.map(where).join(', ')})` : ''}`;
   }
   const lowLevel = readers.filter((r) => /^the `/.test(r.in ?? ''));
   if (lowLevel.length > 0) {

@@ -254,6 +254,8 @@ export interface SessionStateFacts {
   made?: string;
   /** Lookups of the store by key outside the endpoint (an accessor's callers: `registry.workspaceOf(sessionId)`). */
   readers: Array<Span & { text: string; in?: string }>;
+  /** The endpoint's own lookup of the store: a request that does not carry the value gets the stored one. */
+  fallback?: Span & { text: string };
 }
 
 /** Where a new endpoint goes unless told otherwise (`--endpoint`). */

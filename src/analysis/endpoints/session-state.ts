@@ -47,19 +47,21 @@ export function sessionStateOf(state: Node, region: Node, request: FunctionNode,
   }
   const stored = storedValue(write);
   const value = stored ? traceValue(stored.value, levels) : undefined;
-  const readers = stored
+  const { readers, fallbacks } = stored
     ? readersOf(
         stored.store,
         request,
         levels.map((l) => l.fn),
       )
-    : [];
+    : { readers: [], fallbacks: [] };
+  const describe = (reader: Node) => ({ ...spanOf(reader, relPath), text: reader.getText().split('\n')[0], in: handlerKind(reader) });
   return {
     write: write === state ? undefined : write.getText().split('\n')[0],
     store: stored?.store.getText(),
     fromRequest: stored ? requestDerived(stored.value, levels, request)?.getText().split('\n')[0] : undefined,
     made: value ? freshValue(value) : undefined,
-    readers: readers.map((reader) => ({ ...spanOf(reader, relPath), text: reader.getText().split('\n')[0], in: handlerKind(reader) })),
+    readers: readers.map(describe),
+    fallback: fallbacks.length > 0 ? describe(fallbacks[0]) : undefined,
   };
 }
 
@@ -183,6 +185,9 @@ function requestSource(value: Node, request: FunctionNode): Node | undefined {
   const readsRequest = (node: Node) =>
     [node, ...node.getDescendantsOfKind(SyntaxKind.Identifier)].some((id) => Node.isIdentifier(id) && requestSymbols.has(id.getSymbol()));
   if (readsRequest(value)) return value;
+  // `withBaseUrl(auth, base)`: computed from variables the endpoint read from the request.
+  if (Node.isCallExpression(value))
+    return value.getArguments().some((argument) => requestSource(unwrapExpression(argument), request)) ? value : undefined;
   if (!Node.isIdentifier(value)) return undefined;
   let declaration = valueSymbol(value)?.getDeclarations()[0];
   while (declaration && Node.isBindingElement(declaration))
@@ -214,15 +219,18 @@ function freshValue(value: Node): string | undefined {
  * Lookups of the store by key outside the endpoint and the functions it calls to write it: `store.get(key)` and
  * `store[key]` reads. A lookup keyed by its own function's parameter (an accessor) is read where that function is called.
  */
-function readersOf(store: Node, request: FunctionNode, writers: FunctionNode[]): Node[] {
+function readersOf(store: Node, request: FunctionNode, writers: FunctionNode[]): { readers: Node[]; fallbacks: Node[] } {
   const name = storeName(store);
-  if (!name) return [];
-  // The endpoint's own lookups (reusing a session) are not readers; tools registered inside it are.
-  const ownLookup = (node: Node) => node.getFirstAncestor((ancestor) => isFunctionNode(ancestor)) === request;
+  if (!name) return { readers: [], fallbacks: [] };
+  // The endpoint's own lookups are not readers (tools registered inside it are): they are what it falls back on.
+  const ownLookup = (node: Node) => contains(request, node) && !requestHandlerOf(node);
   const counts = (node: Node) => !writers.some((fn) => contains(fn, node)) && !ownLookup(node) && !releases(node);
   const readers: Node[] = [];
+  const fallbacks: Node[] = [];
   for (const reference of name.findReferencesAsNodes()) {
     const lookup = lookupOf(storeExpression(reference));
+    if (lookup && ownLookup(lookup.node) && valueUse(lookup.node) && !writers.some((fn) => contains(fn, lookup.node)))
+      fallbacks.push(lookup.node);
     if (!lookup || !counts(lookup.node)) continue;
     const accessor = lookup.key && accessorOf(lookup.key);
     const calls = accessor ? callsOf(accessor).filter(counts) : [];
@@ -230,11 +238,28 @@ function readersOf(store: Node, request: FunctionNode, writers: FunctionNode[]):
   }
   // Readers in request handlers (where tools run) first, then in source order.
   const rank = (node: Node) => (requestHandlerOf(node) ? 0 : 1);
-  return readers.sort((a, b) => rank(a) - rank(b) || bySourcePosition(a, b)).slice(0, MAX_READERS);
+  return {
+    readers: readers.sort((a, b) => rank(a) - rank(b) || bySourcePosition(a, b)).slice(0, MAX_READERS),
+    fallbacks: fallbacks.sort(bySourcePosition),
+  };
 }
 
 function bySourcePosition(a: Node, b: Node): number {
   return a.getSourceFile().getFilePath().localeCompare(b.getSourceFile().getFilePath()) || a.getStart() - b.getStart();
+}
+
+/** The lookup's value is used (`const auth = store[id]`), not only tested (`if (!store[id])`, `id && store[id]`). */
+function valueUse(lookup: Node): boolean {
+  let node = lookup;
+  for (let parent = node.getParent(); parent; node = parent, parent = parent.getParent()) {
+    if (Node.isPrefixUnaryExpression(parent) && parent.getOperatorToken() === SyntaxKind.ExclamationToken) return false;
+    if (Node.isIfStatement(parent) && parent.getExpression() === node) return false;
+    if (Node.isConditionalExpression(parent) && parent.getCondition() === node) return false;
+    if (Node.isBinaryExpression(parent) && /^(?:&&|\|\|)$/.test(parent.getOperatorToken().getText())) continue;
+    if (Node.isParenthesizedExpression(parent) || Node.isNonNullExpression(parent)) continue;
+    return true;
+  }
+  return true;
 }
 
 /** The lookup sits in a function that releases the state (`remove(id)`, `cleanup()`). */
@@ -336,8 +361,12 @@ export function sessionStateReason(call: string, facts: SessionStateFacts): stri
     readers.length > 0
       ? `; it is read back by session id at ${readers.join(', ')}, which find nothing once sessions are gone`
       : '; tools that read it by session id would silently lose it without sessions';
-  const fix = facts.fromRequest
-    ? 'every POST carries it again: compute it per request, hand it to the server built for that request and have those readers take it from there (`req.auth = …` before `handleRequest` reaches tools as `extra.authInfo`), then drop the store'
-    : 'move it behind an explicit handle: an open_session tool creates it and the tools take the handle as an argument';
+  const perRequest =
+    'compute it per request, hand it to the server built for that request and have those readers take it from there (`req.auth = …` before `handleRequest` reaches tools as `extra.authInfo`), then drop the store';
+  const fix = !facts.fromRequest
+    ? 'move it behind an explicit handle: an open_session tool creates it and the tools take the handle as an argument'
+    : facts.fallback
+      ? `the endpoint also falls back on the stored value (\`${facts.fallback.text.trim()}\`, ${facts.fallback.file}:${facts.fallback.line}) for requests that do not carry it, and a stateless server has nothing stored: require it on every POST, ${perRequest}`
+      : `every POST carries it again: ${perRequest}`;
   return `\`${call}\` keeps state per session${through}${what}${readBack} (${fix})`;
 }
