@@ -2,7 +2,8 @@
 // followed into the functions it calls (through imports and re-exports) down to the store it writes
 // (`authContextStore.set(transportId, authInfo)`); the stored value is traced back through their parameters to the
 // endpoint, where it was computed from the request or made fresh; the store's lookups by key are its readers (a lookup
-// keyed by its function's parameter, like `getClusterManager(id)`, is read where that function is called).
+// keyed by its function's parameter, like `getClusterManager(id)`, is read where that function is called), and the
+// endpoint's own lookups are what it falls back on for a request that does not carry the value.
 import { Node, SyntaxKind, type CallExpression, type Project } from 'ts-morph';
 import { FileFacts } from '../file-facts';
 import { storeExpression, storeName } from '../stores';
