@@ -167,8 +167,11 @@ export function totalsLine(results: RepoResult[], target: Target): string {
   );
 }
 
-/** One markdown table, baseline columns next to the after columns, one row per repository, then the totals. */
-export function renderTable(results: RepoResult[], targets: readonly Target[]): string {
+/**
+ * One markdown table under a title that names the `apply` run (`apply --unsafe` when the unsafe fixes were applied),
+ * baseline columns next to the after columns, one row per repository, then the totals.
+ */
+export function renderTable(results: RepoResult[], targets: readonly Target[], run: { unsafe: boolean }): string {
   const header = ['repo', 'base install', 'base build', 'base tsc', 'base boot', 'base probe', ...targets.flatMap(targetColumns)];
   const rows = results.map((repo) => [
     `${repo.id}${repo.runnable ? '' : ' (not runnable)'}${repo.error ? ' (runner error)' : ''}`,
@@ -181,6 +184,8 @@ export function renderTable(results: RepoResult[], targets: readonly Target[]): 
   ]);
   const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
   return [
+    `**mcp-migrate apply${run.unsafe ? ' --unsafe' : ''}** (${targets.join(', ')})`,
+    '',
     line(header),
     line(header.map(() => '---')),
     ...rows.map(line),

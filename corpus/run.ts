@@ -1,4 +1,4 @@
-// npm run corpus -- DIR [--target 2025-11-25|2026-07-28|both] [--only ID,…] [--work SCRATCH] [--jobs N] [--out results.json] [--keep]
+// npm run corpus -- DIR [--target 2025-11-25|2026-07-28|both] [--only ID,…] [--work SCRATCH] [--jobs N] [--out results.json] [--keep] [--unsafe]
 //
 // For every recipe in corpus/recipes/ whose repository is in DIR: a baseline of the unmigrated app, then, per target, a
 // fresh copy migrated with `mcp-migrate apply`, installed, built, booted and probed. Prints one markdown table and
@@ -46,10 +46,12 @@ interface Options {
   keep: boolean;
   /** The mcp-migrate CLI to run (`--tool DIR`: a snapshot's bin/mcp-migrate.js). */
   cli: string;
+  /** `apply --unsafe`: explicit session handles and binding 127.0.0.1 too. */
+  unsafe: boolean;
 }
 
 const USAGE =
-  'usage: npm run corpus -- DIR [--target 2025-11-25|2026-07-28|both] [--only ID,…] [--work SCRATCH] [--jobs N] [--out FILE] [--keep] [--tool DIR]';
+  'usage: npm run corpus -- DIR [--target 2025-11-25|2026-07-28|both] [--only ID,…] [--work SCRATCH] [--jobs N] [--out FILE] [--keep] [--tool DIR] [--unsafe]';
 
 function isInside(child: string, parent: string): boolean {
   const relative = path.relative(parent, child);
@@ -68,6 +70,7 @@ function readOptions(argv: string[]): Options {
       out: { type: 'string' },
       keep: { type: 'boolean', default: false },
       tool: { type: 'string' },
+      unsafe: { type: 'boolean', default: false },
     },
   });
   if (positionals.length !== 1) throw new Error(USAGE);
@@ -89,6 +92,7 @@ function readOptions(argv: string[]): Options {
     out: path.resolve(values.out ?? path.join(work, 'results.json')),
     keep: values.keep ?? false,
     cli: values.tool ? path.join(path.resolve(values.tool), 'bin', 'mcp-migrate.js') : DEFAULT_CLI,
+    unsafe: values.unsafe ?? false,
   };
 }
 
@@ -308,10 +312,10 @@ function parseReport(stdout: string): JsonReport | undefined {
   }
 }
 
-async function runTool(cli: string, command: 'apply' | 'check', copy: string, recipe: Recipe, target: Target) {
+async function runTool(options: Options, command: 'apply' | 'check', copy: string, recipe: Recipe, target: Target) {
   const scan = shellQuote(path.join(copy, recipe.scan));
-  const args = command === 'apply' ? `--target ${target} --format json` : '--format json';
-  const result = await runStep(`${shellQuote(process.execPath)} ${shellQuote(cli)} ${command} ${scan} ${args}`, {
+  const args = command === 'apply' ? `--target ${target}${options.unsafe ? ' --unsafe' : ''} --format json` : '--format json';
+  const result = await runStep(`${shellQuote(process.execPath)} ${shellQuote(options.cli)} ${command} ${scan} ${args}`, {
     cwd: copy,
     env: cleanEnv(),
     timeoutMs: TOOL_TIMEOUT_MS,
@@ -319,8 +323,8 @@ async function runTool(cli: string, command: 'apply' | 'check', copy: string, re
   return { result, report: parseReport(result.stdout) };
 }
 
-async function applyTool(cli: string, copy: string, recipe: Recipe, target: Target): Promise<TargetResult['apply']> {
-  const { result, report } = await runTool(cli, 'apply', copy, recipe, target);
+async function applyTool(options: Options, copy: string, recipe: Recipe, target: Target): Promise<TargetResult['apply']> {
+  const { result, report } = await runTool(options, 'apply', copy, recipe, target);
   const markers = await findMarkers(copy);
   const step = withoutStdout(result);
   if (!report) return { ...step, status: 'failed', detail: `${step.detail ?? 'exit 0'}; no JSON report`, summary: undefined };
@@ -337,8 +341,8 @@ async function applyTool(cli: string, copy: string, recipe: Recipe, target: Targ
   return { ...step, detail: `${step.detail ?? 'exit 0'}${problems}`, log: undefined, summary };
 }
 
-async function checkTool(cli: string, copy: string, recipe: Recipe, target: Target): Promise<TargetResult['check']> {
-  const { result, report } = await runTool(cli, 'check', copy, recipe, target);
+async function checkTool(options: Options, copy: string, recipe: Recipe, target: Target): Promise<TargetResult['check']> {
+  const { result, report } = await runTool(options, 'check', copy, recipe, target);
   return { ...withoutStdout(result), log: undefined, findingsByRule: report?.summary?.findingsByRule };
 }
 
@@ -357,8 +361,8 @@ async function runTarget(
   // A user runs apply in a working tree that has its packages (the type-check gate needs them); the migrated manifest
   // is installed again below.
   await shellStep(recipe.install, path.join(copy, recipe.app), recipe);
-  const apply = await applyTool(options.cli, copy, recipe, target);
-  const check = await checkTool(options.cli, copy, recipe, target);
+  const apply = await applyTool(options, copy, recipe, target);
+  const check = await checkTool(options, copy, recipe, target);
   const steps = await buildApp(recipe, copy);
   const built = steps.install.status === 'ok' && steps.build.status !== 'failed';
   const endpointPath = recipe.endpoint;
@@ -448,7 +452,7 @@ async function main(): Promise<void> {
       };
     }),
   );
-  const table = renderTable(results, options.targets);
+  const table = renderTable(results, options.targets, { unsafe: options.unsafe });
   const record = {
     startedAt: started.toISOString(),
     durationMs: Date.now() - started.getTime(),
@@ -457,6 +461,7 @@ async function main(): Promise<void> {
     dir: options.dir,
     work: options.work,
     targets: options.targets,
+    unsafe: options.unsafe,
     table,
     results,
   };

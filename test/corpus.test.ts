@@ -158,8 +158,15 @@ describe('table', () => {
   });
 
   it('one row per repository, baseline next to after, totals over runnable apps', () => {
-    const table = renderTable([repo('a+one', true, 'pass'), repo('b+two', true, 'broken'), repo('c+three', false, 'pass')], ['2025-11-25']);
-    const lines = table.split('\n');
+    const table = renderTable(
+      [repo('a+one', true, 'pass'), repo('b+two', true, 'broken'), repo('c+three', false, 'pass')],
+      ['2025-11-25'],
+      {
+        unsafe: false,
+      },
+    );
+    const lines = table.split('\n').slice(2);
+    expect(table.split('\n')[0]).toBe('**mcp-migrate apply** (2025-11-25)');
     expect(lines[0]).toBe(
       '| repo | base install | base build | base tsc | base boot | base probe | 2025 files | 2025 markers | 2025 check | 2025 install | 2025 build | ' +
         '2025 tsc | 2025 boot | 2025 v1 | 2025 405 | 2025 no sid | 2025 403 | 2025 verdict |',
@@ -167,5 +174,10 @@ describe('table', () => {
     expect(lines[2]).toBe('| a+one | ✓ | ✓ | ✓ | ✓ | ✓ | 1 | 0 | 0 | ✓ | ✓ | ✓ | ✓ | ✓ | ✓ | ✓ | ✓ | **pass** |');
     expect(lines[4]).toContain('| c+three (not runnable) |');
     expect(table).toContain('**2025-11-25**: pass 1/2 runnable apps (50%) · broken 1 · honest 0 · fail 0 · not runnable: 1 (pass 1)');
+  });
+
+  it('the title says when the unsafe fixes were applied', () => {
+    const table = renderTable([repo('a+one', true, 'pass')], ['2025-11-25'], { unsafe: true });
+    expect(table.split('\n')[0]).toBe('**mcp-migrate apply --unsafe** (2025-11-25)');
   });
 });

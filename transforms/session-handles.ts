@@ -13,6 +13,7 @@ import { appendProperty, originalText } from './lib/source-edit';
 import { HANDLE_ARG, handleStoreCode, openToolCode, type StoreVariable } from './lib/handle-store';
 import { addMarker } from './lib/markers';
 import type { Finding } from '../src/model';
+import { endpointPlanOf, type EndpointPlan } from '../src/analysis/endpoints/model';
 
 export const id = 'session-handles';
 export const rules = ['session-state'];
@@ -37,21 +38,57 @@ export default function transform(file: FileInfo, api: API, options: TransformOp
   const result = rewrite(context, anchors);
   if (result === true) return print(context);
   // Whole or nothing: a tool rewritten before another one failed is dropped with the rest (a fresh parse), so no
-  // file ever names a handle store that was not written.
+  // file ever names a handle store that was not written. The anchors that stop it get the reason; the others say so.
+  const refusal = typeof result === 'string' ? { reason: result, stops: () => true } : result;
+  const first = anchors.find(refusal.stops);
   const untouched = createContext(file, api, options, rules);
   let changed = false;
-  for (const anchor of anchors) changed = addMarker(untouched, anchor.line, 'session-state', result) || changed;
+  for (const anchor of anchors) {
+    const message =
+      !first || refusal.stops(anchor)
+        ? refusal.reason
+        : `left as it was: this file's session state moves behind handles whole or not at all, and line ${first.line} stops it (${refusal.reason})`;
+    changed = addMarker(untouched, anchor.line, 'session-state', message) || changed;
+  }
   return changed ? print(untouched) : undefined;
 }
 
-function rewrite(context: TransformContext, anchors: Finding[]): true | string {
+/** Why the file's state cannot move behind handles, and which anchors that is about. */
+interface Refusal {
+  reason: string;
+  stops(anchor: Finding): boolean;
+}
+
+function rewrite(context: TransformContext, anchors: Finding[]): true | string | Refusal {
   const { j, root } = context;
-  if (anchors.some((a) => /AsyncLocalStorage/.test(a.message))) {
-    return 'state lives in AsyncLocalStorage entered per request; give the tools an explicit handle argument (an open_* tool that mints it) and look the state up by handle';
+  const inStorage = (a: Finding) => /AsyncLocalStorage/.test(a.message);
+  if (anchors.some(inStorage)) {
+    return {
+      reason:
+        'state lives in AsyncLocalStorage entered per request; give the tools an explicit handle argument (an open_* tool that mints it) and look the state up by handle',
+      stops: inStorage,
+    };
+  }
+  // Credentials the endpoint files by session id from each request: a handle is the wrong fix, whoever reads them.
+  const fromRequest = anchors.find((a) => {
+    const plan = endpointPlanOf(a);
+    return !!plan && !plan.verdict.migratable && !!plan.verdict.state?.fromRequest;
+  });
+  if (fromRequest) {
+    const plan = endpointPlanOf(fromRequest)!;
+    const state = plan.verdict.migratable ? undefined : plan.verdict.state;
+    const reads = (a: Finding) =>
+      a === fromRequest ||
+      (!!state?.store && a.data?.filledAtSessionStart === state.store) ||
+      !!state?.readers.some((r) => r.file === a.file && r.line === a.line);
+    return { reason: endpointStateReason(plan), stops: reads };
   }
   const filledAtStart = anchors.find((a) => a.data?.filledAtSessionStart)?.data?.filledAtSessionStart;
   if (filledAtStart) {
-    return `\`${String(filledAtStart)}\` is filled when a session starts, not by the tools, so a handle would find nothing: make open_session create that entry keyed by the handle it mints, then pass session_handle to the tools that read it`;
+    return {
+      reason: `\`${String(filledAtStart)}\` is filled when a session starts, not by the tools, so a handle would find nothing: make open_session create that entry keyed by the handle it mints, then pass session_handle to the tools that read it`,
+      stops: (a) => !!a.data?.filledAtSessionStart,
+    };
   }
   // Factory variables reported by the detector (declarators), and the function that declares them.
   const factoryAnchors = anchors.filter((a) => /per-session server factory/.test(a.message) || a.data?.resource);
@@ -97,7 +134,15 @@ function rewrite(context: TransformContext, anchors: Finding[]): true | string {
   const found = statefulTools(context, anchors, movedNames);
   if (typeof found === 'string') return found;
   const tools = found;
-  if (tools.length === 0) return 'no tool registration found for this session state; add an explicit handle argument by hand';
+  if (tools.length === 0) {
+    const endpoint = anchors.find((a) => endpointPlanOf(a));
+    return {
+      reason: endpoint
+        ? endpointStateReason(endpointPlanOf(endpoint)!)
+        : 'no tool registration in this file reads this session state; add an explicit handle argument by hand',
+      stops: (a) => !endpoint || a === endpoint,
+    };
+  }
   const stray = anchors.find((a) => /sessionId/.test(a.message) && !tools.some((t) => t.sessionReads.includes(a)));
   if (stray)
     return `the session id is read outside a tool handler (line ${stray.line}); pass the handle to that code by hand, then migrate`;
@@ -155,6 +200,37 @@ function rewrite(context: TransformContext, anchors: Finding[]): true | string {
     ),
   );
   return true;
+}
+
+/**
+ * Per-session state an endpoint creates (`registry.open(id)`, `setAuthContext(id, auth)`) that no `registerTool`/`tool`
+ * handler of this file reads: what the analysis found about it, and what a handle would need.
+ */
+function endpointStateReason(plan: EndpointPlan): string {
+  const state = plan.verdict.migratable ? undefined : plan.verdict.state;
+  const readers = state?.readers ?? [];
+  const where = (r: (typeof readers)[number]) => `\`${r.text.trim()}\` (${r.file}:${r.line}${r.in ? `, in ${r.in}` : ''})`;
+  if (state?.fromRequest) {
+    const carried = state.fallback
+      ? `, which the endpoint also reads back (${where(state.fallback)}) for requests that do not carry it: require it on every POST rather than a handle`
+      : ', which every POST carries again: a handle would only make clients repeat it';
+    return `the state is a value computed from the request (\`${state.fromRequest}\`)${carried}; hand it to the server built per request and to its readers instead${readers.length ? ` (${readers.map(where).join(', ')})` : ''}`;
+  }
+  const lowLevel = readers.filter((r) => /^the `/.test(r.in ?? ''));
+  if (lowLevel.length > 0) {
+    const dispatch = lowLevel.find((r) => r.in === 'the `tools/call` handler');
+    const others = lowLevel.filter((r) => r.in !== 'the `tools/call` handler');
+    return (
+      `the state is read back by session id in low-level request handlers (${lowLevel.map(where).join(', ')}), not in \`registerTool\`/\`tool\` handlers, which is where session handles are written` +
+      (dispatch
+        ? `: add an open_session tool that creates it under a minted handle, a required session_handle in every tool's input schema, and look it up by that handle in the \`tools/call\` handler`
+        : '') +
+      (others.length ? `; ${others.map((r) => r.in).join(', ')} reads it outside any tool call, where no handle arrives` : '')
+    );
+  }
+  return readers.length > 0
+    ? `the state is read back by session id at ${readers.map(where).join(', ')}, not in a tool registration of this file; add an explicit handle argument there by hand`
+    : 'no tool registration in this file reads this session state; add an explicit handle argument by hand';
 }
 
 /**

@@ -30,14 +30,15 @@ export const engineRuleMetas: readonly RuleMeta[] = [
   },
   {
     id: 'session-test',
-    title: 'A test that drives the deprecated transport or asserts protocol sessions',
+    title: 'A test or a hand-written client that drives the deprecated transport or relies on protocol sessions',
     severity: 'warning',
     fix: 'manual',
     doc:
       'Tests are not endpoints: a test that boots a server over HTTP+SSE, reads `Mcp-Session-Id`, or expects a GET stream or ' +
-      'a DELETE session asserts behaviour the migration removes. mcp-migrate never rewrites such a test or leaves a marker in ' +
-      'it; it reports what the test relies on, so that it can be updated with the server (POST one endpoint; expect 405 on ' +
-      'GET/DELETE and no session header).',
+      'a DELETE session asserts behaviour the migration removes. Nor is a hand-written client (it sends requests with `fetch` ' +
+      'and keeps the `Mcp-Session-Id` a server handed out, serving nothing itself). mcp-migrate never rewrites such a file or ' +
+      'leaves a marker in it; it reports what the file relies on, so that it can be updated with the server (POST one ' +
+      'endpoint; expect 405 on GET/DELETE and no session header).',
     hint: 'Update the test for stateless Streamable HTTP: one POST endpoint, no session id, 405 on GET and DELETE.',
     sources: ['spec 2026-07-28 basic/transports/streamable-http.mdx § Earlier Streamable HTTP Revisions'],
   },

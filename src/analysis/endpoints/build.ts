@@ -36,8 +36,9 @@ import { regionStatements, serverSourceOf } from './server-source';
 import { isTestFile } from './classify';
 import { bridgeOf } from './bridge';
 import { exportedCallerOf } from './leftovers';
+import { sessionStateOf, sessionStateReason } from './session-state';
 import { readsOrigin } from '../origin';
-import { contains, spanOf, type FunctionNode, type RelPathOf } from './spans';
+import { contains, isFunctionNode, spanOf, type FunctionNode, type RelPathOf } from './spans';
 
 interface DraftRegion {
   /** Where the region is rewritten. */
@@ -459,12 +460,21 @@ function verdictOf(plan: EndpointPlan, group: DraftRegion[], connect: Node | und
     if (draft.roles.has('streamable') && (draft.roles.has('sse-stream') || draft.roles.has('sse-messages'))) {
       return stop('one handler serves both Streamable HTTP and HTTP+SSE; split it by path first', at);
     }
-    const state = sessionStateCalls(draft.facts, handling(draft).block)[0];
+    // State kept in the region, or by a helper it calls to build its transport (`openSession(id, user)` whose
+    // session callback files the user under the id).
+    const helpers = transportHelpers(draft);
+    const state =
+      sessionStateCalls(draft.facts, handling(draft).block)[0] ??
+      helpers.find(
+        ({ fn }) => sessionStateCalls(new FileFacts(fn.getSourceFile(), { validatesOrigin: false }), fn.getBody() ?? fn).length > 0,
+      )?.call;
     if (state) {
-      return stop(
-        `\`${state.getText().split('\n')[0]}\` keeps state per session; tools that read it by session id would silently lose it without sessions (move it behind an explicit handle: an open_session tool creates it and the tools take the handle as an argument)`,
-        spanOf(state, relPath),
-      );
+      const facts = sessionStateOf(state, handling(draft).block, handling(draft).fn, relPath);
+      return {
+        ...stop(sessionStateReason(state.getText().split('\n')[0], facts), spanOf(state, relPath)),
+        state: facts,
+        kept: helpers.map(({ fn }) => spanOf(fn, relPath)),
+      };
     }
     if (!region.fn.isAsync?.() && region.arrivals.some((a) => a.kind === 'call')) {
       return stop('the helper that handles the request is not async; make it async first', at);
@@ -491,6 +501,19 @@ function verdictOf(plan: EndpointPlan, group: DraftRegion[], connect: Node | und
       );
   }
   return { migratable: true };
+}
+
+/** Functions the region calls that construct its SDK transports (`setupTransportAndSession(id, store, server)`). */
+function transportHelpers(draft: DraftRegion): Array<{ call: Node; fn: FunctionNode }> {
+  const region = handling(draft);
+  const constructions = [...draft.facts.constructions('StreamableHTTPServerTransport'), ...draft.facts.constructions('SSEServerTransport')];
+  const helpers: Array<{ call: Node; fn: FunctionNode }> = [];
+  for (const call of region.block.getDescendantsOfKind(SyntaxKind.CallExpression)) {
+    const fn = resolveHandler(call.getExpression());
+    if (!isFunctionNode(fn) || contains(region.fn, fn) || helpers.some((h) => h.fn === fn)) continue;
+    if (constructions.some((construction) => contains(fn, construction))) helpers.push({ call, fn });
+  }
+  return helpers;
 }
 
 /**

@@ -230,7 +230,32 @@ export interface EndpointPlan {
    */
   unrouted: HttpMethod[];
   /** The plan can be carried out whole; otherwise why not, at the construct that stops it. */
-  verdict: { migratable: true } | { migratable: false; reason: string; at: Span };
+  verdict:
+    | { migratable: true }
+    | {
+        migratable: false;
+        reason: string;
+        at: Span;
+        state?: SessionStateFacts;
+        /** Functions the endpoint calls that build its transports (`setupTransportAndSession(id, …)`), kept with it. */
+        kept?: Span[];
+      };
+}
+
+/** Per-session state that stops an endpoint (`setAuthContext(id, auth)`, `sessions.create(id)`): what it is, who reads it. */
+export interface SessionStateFacts {
+  /** The write it ends in, when the call stores it through functions it calls (`authContextStore.set(transportId, authInfo)`). */
+  write?: string;
+  /** The store, as written (`authContextStore`, `this.sessions`). */
+  store?: string;
+  /** The expression that computed the stored value from the request (`validateAuthFromRequest(req, res)`). */
+  fromRequest?: string;
+  /** The state made for the session (`new ClusterRegistry()`). */
+  made?: string;
+  /** Lookups of the store by key outside the endpoint (an accessor's callers: `registry.workspaceOf(sessionId)`). */
+  readers: Array<Span & { text: string; in?: string }>;
+  /** The endpoint's own lookup of the store: a request that does not carry the value gets the stored one. */
+  fallback?: Span & { text: string };
 }
 
 /** Where a new endpoint goes unless told otherwise (`--endpoint`). */

@@ -123,7 +123,7 @@ export function sessionSiteNodes(file: SourceFile): Node[] {
   return nodes;
 }
 
-const DISPOSAL = /^(?:delete|drop|remove|clear|close|dispose|destroy|cleanup|clean|release|evict|forget|unregister|end)(?![a-z])/;
+export const DISPOSAL = /^(?:delete|drop|remove|clear|close|dispose|destroy|cleanup|clean|release|evict|forget|unregister|end)(?![a-z])/;
 const LOGGING = /^(?:console|logger|log|debug|logging)$|Logger$/i;
 
 /**
@@ -131,14 +131,10 @@ const LOGGING = /^(?:console|logger|log|debug|logging)$|Logger$/i;
  * `sessions.create(id)`, `setAuthContext(id, auth)`, `contexts.set(id, …)`, `sessions[id] = { transport, history }`
  * when tools read `sessions`. Tools that read that state by session id would silently lose it once sessions are gone,
  * so such an endpoint is not migrated automatically. Reads (`get`, `has`), disposal (`delete`, `dropCart`) and
- * logging are not state.
+ * logging are not state. `sessionIdParameters`: parameters of a function the region calls that receive its session id.
  */
-export function sessionStateCalls(facts: FileFacts, region: Node): Node[] {
-  const ids = sessionIdSymbols(region);
-  const isSessionId = (arg: Node): boolean =>
-    (Node.isIdentifier(arg) && ids.has(arg.getSymbol())) ||
-    (Node.isPropertyAccessExpression(arg) && arg.getName() === 'sessionId') ||
-    ((Node.isNonNullExpression(arg) || Node.isAsExpression(arg)) && isSessionId(arg.getExpression()));
+export function sessionStateCalls(facts: FileFacts, region: Node, sessionIdParameters: readonly Node[] = []): Node[] {
+  const isSessionId = sessionIdTest(region, sessionIdParameters);
   const found: Node[] = [];
   for (const call of region.getDescendantsOfKind(SyntaxKind.CallExpression)) {
     if (!call.getArguments().some(isSessionId)) continue;
@@ -165,6 +161,17 @@ export function sessionStateCalls(facts: FileFacts, region: Node): Node[] {
     found.push(assignment);
   }
   return found.sort((a, b) => a.getStart() - b.getStart());
+}
+
+/** Is an expression in the region its session id (or one of the given parameters)? */
+export function sessionIdTest(region: Node, sessionIdParameters: readonly Node[] = []): (expression: Node) => boolean {
+  const ids = sessionIdSymbols(region);
+  for (const parameter of sessionIdParameters) ids.add(parameter.getSymbol());
+  const isSessionId = (arg: Node): boolean =>
+    (Node.isIdentifier(arg) && ids.has(arg.getSymbol())) ||
+    (Node.isPropertyAccessExpression(arg) && arg.getName() === 'sessionId') ||
+    ((Node.isNonNullExpression(arg) || Node.isAsExpression(arg)) && isSessionId(arg.getExpression()));
+  return isSessionId;
 }
 
 /**

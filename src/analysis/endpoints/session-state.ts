@@ -1,0 +1,373 @@
+// What a session-keyed write that stops an endpoint holds, and who reads it back. `setAuthContext(id, auth)` is
+// followed into the functions it calls (through imports and re-exports) down to the store it writes
+// (`authContextStore.set(transportId, authInfo)`); the stored value is traced back through their parameters to the
+// endpoint, where it was computed from the request or made fresh; the store's lookups by key are its readers (a lookup
+// keyed by its function's parameter, like `getClusterManager(id)`, is read where that function is called), and the
+// endpoint's own lookups are what it falls back on for a request that does not carry the value.
+import { Node, SyntaxKind, type CallExpression, type Project } from 'ts-morph';
+import { FileFacts } from '../file-facts';
+import { storeExpression, storeName } from '../stores';
+import { DISPOSAL, sessionIdTest, sessionStateCalls } from './sites';
+import { contains, isFunctionNode, spanOf, unwrapExpression, type FunctionNode, type RelPathOf } from './spans';
+import type { SessionStateFacts } from './model';
+
+const MAX_DEPTH = 4;
+const MAX_READERS = 3;
+
+interface Level {
+  fn: FunctionNode;
+  /** The call that entered `fn`. */
+  call: CallExpression;
+}
+
+/**
+ * The state a session-keyed write keeps: the store it ends in, where the stored value comes from, and who reads it
+ * back by key. `request` is the endpoint's function (its parameters are the request objects).
+ */
+export function sessionStateOf(state: Node, region: Node, request: FunctionNode, relPath: RelPathOf): SessionStateFacts {
+  const levels: Level[] = [];
+  let write: Node = state;
+  let scope = region;
+  let ids: Node[] = [];
+  for (let depth = 0; depth < MAX_DEPTH; depth++) {
+    const call = Node.isCallExpression(write) ? write : undefined;
+    const fn = call && !isStoreMethod(call) ? functionBehind(call.getExpression()) : undefined;
+    const body = fn?.getBody();
+    if (!call || !fn || !body) break;
+    // The parameters that receive the session id the caller passes.
+    const isSessionId = sessionIdTest(scope, ids);
+    ids = fn.getParameters().filter((_, index) => {
+      const argument = call.getArguments()[index];
+      return !!argument && isSessionId(argument);
+    });
+    const inner = sessionStateCalls(new FileFacts(fn.getSourceFile(), { validatesOrigin: false }), body, ids)[0] ?? keyedWrite(body, ids);
+    if (!inner) break;
+    levels.push({ fn, call });
+    write = inner;
+    scope = body;
+  }
+  const stored = storedValue(write);
+  const value = stored ? traceValue(stored.value, levels) : undefined;
+  const { readers, fallbacks } = stored
+    ? readersOf(
+        stored.store,
+        request,
+        levels.map((l) => l.fn),
+      )
+    : { readers: [], fallbacks: [] };
+  const describe = (reader: Node) => ({ ...spanOf(reader, relPath), text: reader.getText().split('\n')[0], in: handlerKind(reader) });
+  return {
+    write: write === state ? undefined : write.getText().split('\n')[0],
+    store: stored?.store.getText(),
+    fromRequest: stored ? requestDerived(stored.value, levels, request)?.getText().split('\n')[0] : undefined,
+    made: value ? freshValue(value) : undefined,
+    readers: readers.map(describe),
+    fallback: fallbacks.length > 0 ? describe(fallbacks[0]) : undefined,
+  };
+}
+
+/** `store.set(…)` and friends are the store itself, not a function to follow. */
+function isStoreMethod(call: CallExpression): boolean {
+  const callee = call.getExpression();
+  return Node.isPropertyAccessExpression(callee) && /^(?:set|add|push)$/.test(callee.getName());
+}
+
+/** The project function a callee names, through imports, re-exports and `export const a = b` aliases. */
+function functionBehind(callee: Node, depth = 0): FunctionNode | undefined {
+  if (depth > 4) return undefined;
+  const name = Node.isPropertyAccessExpression(callee) ? callee.getNameNode() : Node.isIdentifier(callee) ? callee : undefined;
+  for (const definition of name?.getDefinitionNodes() ?? []) {
+    const found = functionOf(definition, depth);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+function functionOf(definition: Node, depth: number): FunctionNode | undefined {
+  const file = definition.getSourceFile();
+  if (file.isDeclarationFile() || file.isInNodeModules()) return undefined;
+  if (isFunctionNode(definition)) return definition;
+  if (Node.isImportSpecifier(definition)) {
+    const module = definition.getImportDeclaration().getModuleSpecifierSourceFile();
+    // A re-export file the analysis left out (it holds nothing MCP): the one project function exported by that name.
+    return module ? undefined : onlyExportedFunction(definition.getProject(), definition.getName(), depth);
+  }
+  if (!Node.isVariableDeclaration(definition)) return undefined;
+  const init = definition.getInitializer();
+  if (init && isFunctionNode(init)) return init;
+  return init && (Node.isIdentifier(init) || Node.isPropertyAccessExpression(init)) ? functionBehind(init, depth + 1) : undefined;
+}
+
+function onlyExportedFunction(project: Project, name: string, depth: number): FunctionNode | undefined {
+  const found = new Set<FunctionNode>();
+  for (const file of project.getSourceFiles()) {
+    for (const declaration of file.getExportedDeclarations().get(name) ?? []) {
+      const fn = declaration.getSourceFile() === file ? functionOf(declaration, depth + 1) : undefined;
+      if (fn) found.add(fn);
+    }
+  }
+  return found.size === 1 ? [...found][0] : undefined;
+}
+
+/** `store.set(id, value)` or `store[id] = value` keyed by one of the parameters, whatever the store holds. */
+function keyedWrite(body: Node, parameters: readonly Node[]): Node | undefined {
+  const ids = new Set(parameters.map((p) => p.getSymbol()));
+  const isId = (key: Node | undefined) => !!key && Node.isIdentifier(unwrapExpression(key)) && ids.has(unwrapExpression(key).getSymbol());
+  for (const node of body.getDescendants()) {
+    const stored = storedValue(node);
+    if (!stored) continue;
+    const target = Node.isBinaryExpression(node) ? node.getLeft() : undefined;
+    const key = Node.isCallExpression(node)
+      ? node.getArguments()[0]
+      : Node.isElementAccessExpression(target)
+        ? target.getArgumentExpression()
+        : undefined;
+    if (isId(key)) return node;
+  }
+  return undefined;
+}
+
+/** The store and the value of `store.set(key, value)` or `store[key] = value`. */
+function storedValue(write: Node): { store: Node; value: Node } | undefined {
+  if (Node.isCallExpression(write)) {
+    const callee = write.getExpression();
+    const value = write.getArguments()[1];
+    if (Node.isPropertyAccessExpression(callee) && callee.getName() === 'set' && value) return { store: callee.getExpression(), value };
+    return undefined;
+  }
+  const target = Node.isBinaryExpression(write) ? write.getLeft() : undefined;
+  if (Node.isBinaryExpression(write) && Node.isElementAccessExpression(target))
+    return { store: target.getExpression(), value: write.getRight() };
+  return undefined;
+}
+
+/** The variable an identifier reads (for `{ user }`, the variable `user`, not the property). */
+function valueSymbol(id: Node) {
+  const parent = id.getParent();
+  return Node.isShorthandPropertyAssignment(parent) && parent.getNameNode() === id ? parent.getValueSymbol() : id.getSymbol();
+}
+
+/** The value as the endpoint computed it: a parameter of a followed function is the argument its caller passed. */
+function traceValue(value: Node, levels: Level[]): Node {
+  let current = unwrapExpression(value);
+  for (let index = levels.length - 1; index >= 0; index--) {
+    const { fn, call } = levels[index];
+    if (!Node.isIdentifier(current)) break;
+    const declaration = valueSymbol(current)?.getDeclarations()[0];
+    const position = fn.getParameters().findIndex((p) => p === declaration);
+    const argument = position >= 0 ? call.getArguments()[position] : undefined;
+    if (!argument) break;
+    current = unwrapExpression(argument);
+  }
+  return current;
+}
+
+/**
+ * The value, traced to the endpoint, was computed from the request: itself, or (a record) every property of it
+ * (`{ user }` where `user` came from a header). A record that also holds fresh state (`{ user, cart: [] }`) is not.
+ */
+function requestDerived(value: Node, levels: Level[], request: FunctionNode): Node | undefined {
+  const unwrapped = unwrapExpression(value);
+  if (!Node.isObjectLiteralExpression(unwrapped)) return requestSource(traceValue(unwrapped, levels), request);
+  const sources = unwrapped.getProperties().map((property) => {
+    const part = Node.isShorthandPropertyAssignment(property)
+      ? property.getNameNode()
+      : Node.isPropertyAssignment(property)
+        ? property.getInitializer()
+        : undefined;
+    return part ? requestSource(traceValue(part, levels), request) : undefined;
+  });
+  return sources.length > 0 && sources.every((source) => !!source) ? sources[0] : undefined;
+}
+
+/** The expression that computed the value from the request objects (`validateAuthFromRequest(req, res)`), if any. */
+function requestSource(value: Node, request: FunctionNode): Node | undefined {
+  const requestSymbols = new Set(request.getParameters().map((p) => p.getSymbol()));
+  const readsRequest = (node: Node) =>
+    [node, ...node.getDescendantsOfKind(SyntaxKind.Identifier)].some((id) => Node.isIdentifier(id) && requestSymbols.has(id.getSymbol()));
+  if (readsRequest(value)) return value;
+  // `withBaseUrl(auth, base)`: computed from variables the endpoint read from the request.
+  if (Node.isCallExpression(value))
+    return value.getArguments().some((argument) => requestSource(unwrapExpression(argument), request)) ? value : undefined;
+  if (!Node.isIdentifier(value)) return undefined;
+  let declaration = valueSymbol(value)?.getDeclarations()[0];
+  while (declaration && Node.isBindingElement(declaration))
+    declaration = declaration.getFirstAncestorByKind(SyntaxKind.VariableDeclaration);
+  const init = declaration && Node.isVariableDeclaration(declaration) ? declaration.getInitializer() : undefined;
+  if (init && readsRequest(init)) return unwrapExpression(init);
+  // `let auth; … ({ auth } = await validate(req, res))`: an assignment in the endpoint.
+  const assigned = request.getDescendantsOfKind(SyntaxKind.BinaryExpression).find(
+    (b) =>
+      b.getOperatorToken().getKind() === SyntaxKind.EqualsToken &&
+      b
+        .getLeft()
+        .getDescendantsOfKind(SyntaxKind.Identifier)
+        .concat(Node.isIdentifier(b.getLeft()) ? [b.getLeft() as never] : [])
+        .some((id) => id.getSymbol() === valueSymbol(value)) &&
+      readsRequest(b.getRight()),
+  );
+  return assigned ? unwrapExpression(assigned.getRight()) : undefined;
+}
+
+/** `new ClusterRegistry()` (also inside the stored record), `{ notes: [] }`: state made for the session. */
+function freshValue(value: Node): string | undefined {
+  const made = Node.isNewExpression(value) ? value : value.getFirstDescendantByKind(SyntaxKind.NewExpression);
+  if (made) return made.getText().split('\n')[0];
+  return Node.isObjectLiteralExpression(value) || Node.isArrayLiteralExpression(value) ? value.getText().split('\n')[0] : undefined;
+}
+
+/**
+ * Lookups of the store by key outside the endpoint and the functions it calls to write it: `store.get(key)` and
+ * `store[key]` reads. A lookup keyed by its own function's parameter (an accessor) is read where that function is called.
+ */
+function readersOf(store: Node, request: FunctionNode, writers: FunctionNode[]): { readers: Node[]; fallbacks: Node[] } {
+  const name = storeName(store);
+  if (!name) return { readers: [], fallbacks: [] };
+  // The endpoint's own lookups are not readers (tools registered inside it are): they are what it falls back on.
+  const ownLookup = (node: Node) => contains(request, node) && !requestHandlerOf(node);
+  const counts = (node: Node) => !writers.some((fn) => contains(fn, node)) && !ownLookup(node) && !releases(node);
+  const readers: Node[] = [];
+  const fallbacks: Node[] = [];
+  for (const reference of name.findReferencesAsNodes()) {
+    const lookup = lookupOf(storeExpression(reference));
+    if (lookup && ownLookup(lookup.node) && valueUse(lookup.node) && !writers.some((fn) => contains(fn, lookup.node)))
+      fallbacks.push(lookup.node);
+    if (!lookup || !counts(lookup.node)) continue;
+    const accessor = lookup.key && accessorOf(lookup.key);
+    const calls = accessor ? callsOf(accessor).filter(counts) : [];
+    for (const reader of calls.length > 0 ? calls : [lookup.node]) if (!readers.includes(reader)) readers.push(reader);
+  }
+  // Readers in request handlers (where tools run) first, then in source order.
+  const rank = (node: Node) => (requestHandlerOf(node) ? 0 : 1);
+  return {
+    readers: readers.sort((a, b) => rank(a) - rank(b) || bySourcePosition(a, b)).slice(0, MAX_READERS),
+    fallbacks: fallbacks.sort(bySourcePosition),
+  };
+}
+
+function bySourcePosition(a: Node, b: Node): number {
+  return a.getSourceFile().getFilePath().localeCompare(b.getSourceFile().getFilePath()) || a.getStart() - b.getStart();
+}
+
+/** The lookup's value is used (`const auth = store[id]`), not only tested (`if (!store[id])`, `id && store[id]`). */
+function valueUse(lookup: Node): boolean {
+  let node = lookup;
+  for (let parent = node.getParent(); parent; node = parent, parent = parent.getParent()) {
+    if (Node.isPrefixUnaryExpression(parent) && parent.getOperatorToken() === SyntaxKind.ExclamationToken) return false;
+    if (Node.isIfStatement(parent) && parent.getExpression() === node) return false;
+    if (Node.isConditionalExpression(parent) && parent.getCondition() === node) return false;
+    if (Node.isBinaryExpression(parent) && /^(?:&&|\|\|)$/.test(parent.getOperatorToken().getText())) continue;
+    if (Node.isParenthesizedExpression(parent) || Node.isNonNullExpression(parent)) continue;
+    return true;
+  }
+  return true;
+}
+
+/** The lookup sits in a function that releases the state (`remove(id)`, `cleanup()`). */
+function releases(node: Node): boolean {
+  const fn = node.getFirstAncestor((ancestor) => isFunctionNode(ancestor) && !!namedFunction(ancestor as FunctionNode));
+  const name = fn && namedFunction(fn as FunctionNode)?.getText();
+  return !!name && DISPOSAL.test(name);
+}
+
+/** `store.get(key)` or a `store[key]` that is not assigned to. */
+function lookupOf(store: Node): { node: Node; key?: Node } | undefined {
+  const parent = store.getParent();
+  if (Node.isPropertyAccessExpression(parent) && parent.getName() === 'get') {
+    const call = parent.getParent();
+    if (Node.isCallExpression(call) && call.getExpression() === parent) return { node: call, key: call.getArguments()[0] };
+  }
+  if (Node.isElementAccessExpression(parent) && parent.getExpression() === store) {
+    const assignment = parent.getParent();
+    if (Node.isBinaryExpression(assignment) && assignment.getLeft() === parent && assignment.getOperatorToken().getText() === '=')
+      return undefined;
+    return { node: parent, key: parent.getArgumentExpression() };
+  }
+  return undefined;
+}
+
+/** The named function (or method) whose parameter is the lookup's key. */
+function accessorOf(key: Node): FunctionNode | undefined {
+  const unwrapped = unwrapExpression(key);
+  if (!Node.isIdentifier(unwrapped)) return undefined;
+  const declaration = unwrapped.getSymbol()?.getDeclarations()[0];
+  const fn = declaration && Node.isParameterDeclaration(declaration) ? declaration.getParent() : undefined;
+  return fn && isFunctionNode(fn) && namedFunction(fn) ? fn : undefined;
+}
+
+function namedFunction(fn: FunctionNode): Node | undefined {
+  if (Node.isFunctionDeclaration(fn) || Node.isMethodDeclaration(fn)) return fn.getNameNode();
+  const variable = fn.getParentIfKind(SyntaxKind.VariableDeclaration);
+  return variable?.getNameNode();
+}
+
+function callsOf(fn: FunctionNode): Node[] {
+  const name = namedFunction(fn);
+  if (!name || !Node.isIdentifier(name)) return [];
+  return name.findReferencesAsNodes().flatMap((reference) => {
+    const callee = Node.isPropertyAccessExpression(reference.getParent()) ? reference.getParent()! : reference;
+    const call = callee.getParent();
+    return Node.isCallExpression(call) && call.getExpression() === callee ? [call] : [];
+  });
+}
+
+/** The registration call (`setRequestHandler(Schema, handler)`, `tool('name', …)`, `registerTool('name', …)`) around a node. */
+function registrationOf(node: Node, methods: RegExp): CallExpression | undefined {
+  for (const ancestor of node.getAncestors()) {
+    if (!Node.isCallExpression(ancestor)) continue;
+    const callee = ancestor.getExpression();
+    if (Node.isPropertyAccessExpression(callee) && methods.test(callee.getName())) return ancestor;
+  }
+  return undefined;
+}
+
+function requestHandlerOf(node: Node): CallExpression | undefined {
+  return registrationOf(node, /^setRequestHandler$/) ?? registrationOf(node, /^(?:tool|registerTool)$/);
+}
+
+/** `tools/call`, `initialize`, tool `note`: the handler a reader sits in, or the function that holds it. */
+function handlerKind(reader: Node): string | undefined {
+  const tool = registrationOf(reader, /^(?:tool|registerTool)$/);
+  const name = tool?.getArguments()[0];
+  if (name && (Node.isStringLiteral(name) || Node.isNoSubstitutionTemplateLiteral(name))) return `tool \`${name.getLiteralValue()}\``;
+  const handler = registrationOf(reader, /^setRequestHandler$/);
+  if (handler) {
+    const schema = handler.getArguments()[0]?.getText() ?? '';
+    const method = /^['"]/.test(schema) ? schema.slice(1, -1) : REQUEST_METHODS[schema.replace(/^.*\./, '')];
+    return method ? `the \`${method}\` handler` : `a \`${schema}\` handler`;
+  }
+  const fn = reader.getFirstAncestor((node) => isFunctionNode(node) && !!namedFunction(node as FunctionNode));
+  const holder = fn && namedFunction(fn as FunctionNode)?.getText();
+  return holder ? `\`${holder}\`` : undefined;
+}
+
+const REQUEST_METHODS: Record<string, string> = {
+  CallToolRequestSchema: 'tools/call',
+  ListToolsRequestSchema: 'tools/list',
+  InitializeRequestSchema: 'initialize',
+  ReadResourceRequestSchema: 'resources/read',
+  GetPromptRequestSchema: 'prompts/get',
+};
+
+/** The marker's reason: what the state is, who reads it back, and what to do instead. */
+export function sessionStateReason(call: string, facts: SessionStateFacts): string {
+  const through = facts.write ? ` (it stores \`${facts.write}\`)` : '';
+  const what = facts.fromRequest
+    ? `: a value computed from the request (\`${facts.fromRequest}\`)`
+    : facts.made
+      ? `: state made for the session (\`${facts.made}\`)`
+      : '';
+  const readers = facts.readers.map((r) => `\`${r.text.trim()}\` (${r.file}:${r.line}${r.in ? `, in ${r.in}` : ''})`);
+  const readBack =
+    readers.length > 0
+      ? `; it is read back by session id at ${readers.join(', ')}, which find nothing once sessions are gone`
+      : '; tools that read it by session id would silently lose it without sessions';
+  const perRequest =
+    'compute it per request, hand it to the server built for that request and have those readers take it from there (`req.auth = …` before `handleRequest` reaches tools as `extra.authInfo`), then drop the store';
+  const fix = !facts.fromRequest
+    ? 'move it behind an explicit handle: an open_session tool creates it and the tools take the handle as an argument'
+    : facts.fallback
+      ? `the endpoint also falls back on the stored value (\`${facts.fallback.text.trim()}\`, ${facts.fallback.file}:${facts.fallback.line}) for requests that do not carry it, and a stateless server has nothing stored: require it on every POST, ${perRequest}`
+      : `every POST carries it again: ${perRequest}`;
+  return `\`${call}\` keeps state per session${through}${what}${readBack} (${fix})`;
+}
