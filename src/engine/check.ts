@@ -28,7 +28,7 @@ export async function check(options: ScanOptions): Promise<CheckResult> {
     throw error;
   }
   const chunks = chunkPlans(plannedSources(read.prefiltered));
-  const analysed = pool ? await pool.analyze(chunks, ruleIds) : await analyzeHere(chunks, options);
+  const analysed = pool ? await analyzePooled(pool, chunks, ruleIds, options) : await analyzeHere(chunks, options);
   const files = analysed.flatMap((chunk) => chunk.files).sort((a, b) => a.relPath.localeCompare(b.relPath));
   const dropped = analysed.flatMap((chunk) => chunk.dropped);
   return collectCheckResult({
@@ -39,6 +39,21 @@ export async function check(options: ScanOptions): Promise<CheckResult> {
     problems: scanProblems(read, dropped, files),
     startedAt: read.startedAt,
   });
+}
+
+/** The pool's results, with the chunks a worker ran out of heap on analysed on this thread. */
+async function analyzePooled(
+  pool: AnalysisPool,
+  chunks: readonly PlannedSources[][],
+  ruleIds: string[] | undefined,
+  options: ScanOptions,
+): Promise<ChunkAnalysis[]> {
+  const pooled = await pool.analyze(chunks, ruleIds);
+  const here = await analyzeHere(
+    chunks.filter((_, index) => !pooled[index]),
+    options,
+  );
+  return pooled.map((result) => result ?? here.shift()!);
 }
 
 async function analyzeHere(chunks: readonly PlannedSources[][], options: ScanOptions): Promise<ChunkAnalysis[]> {
