@@ -88,11 +88,11 @@ describe('ImportGraph', () => {
 });
 
 describe('planAnalysis', () => {
-  const selectable = (absPath: string, specifiers: string[], candidate: boolean, text = ''): SelectableFile => ({
+  const selectable = (absPath: string, specifiers: string[], candidate: boolean, mentionsOrigin = false): SelectableFile => ({
     absPath,
     specifiers,
     candidate,
-    text,
+    mentionsOrigin,
   });
 
   it('never parses a group without a candidate', () => {
@@ -105,7 +105,7 @@ describe('planAnalysis', () => {
       selectable('/r/helper.ts', [], false), // 1 imported by the candidate
       selectable('/r/app.ts', ['./mcp', './config'], false), // 2 mounts the candidate and listens
       selectable('/r/config.ts', [], false), // 3 imported by the app
-      selectable('/r/cors.ts', ['./config'], false, 'req.headers.origin'), // 4 linked only through config
+      selectable('/r/cors.ts', ['./config'], false, true), // 4 linked only through config
       selectable('/r/jobs.ts', ['./config'], false), // 5 likewise
     ];
     expect(planAnalysis(files)).toEqual([{ files: [0, 1, 2, 3], originProbes: [4], rest: [5] }]);

@@ -27,7 +27,7 @@ export async function check(options: ScanOptions): Promise<CheckResult> {
     await pool?.close();
     throw error;
   }
-  const chunks = chunkPlans(plannedSources(read.prefiltered));
+  const chunks = chunkPlans(plannedSources(read).plans);
   const analysed = pool ? await analyzePooled(pool, chunks, ruleIds, options) : await analyzeHere(chunks, options);
   const files = analysed.flatMap((chunk) => chunk.files).sort((a, b) => a.relPath.localeCompare(b.relPath));
   const dropped = analysed.flatMap((chunk) => chunk.dropped);

@@ -21,9 +21,18 @@ export function localSpecifiers(text: string): string[] {
   const found: string[] = [];
   for (const match of text.matchAll(SPECIFIER)) {
     const specifier = match[2] ?? match[4];
-    if (LOCAL.test(specifier)) found.push(specifier);
+    if (LOCAL.test(specifier)) found.push(detached(specifier));
   }
   return found;
+}
+
+/**
+ * A copy of a substring that does not keep the string it was cut from alive. V8 makes a longer substring a view into
+ * its parent; the specifiers outlive the file texts, which `check` does not keep (on the bench tree the heap after
+ * reading was 54 MB with views, 25 MB with copies). Concatenating makes a new string; slicing that one drops the parent.
+ */
+function detached(substring: string): string {
+  return `${substring} `.slice(0, -1);
 }
 
 const SCRIPT_EXTENSION = /\.(?:[cm]?[jt]s|[jt]sx)$/i;

@@ -32,7 +32,7 @@ export function selectRules(only: string[] = [], skip: string[] = []): Rule[] {
 export function scan(options: ScanOptions): Scan {
   const rules = selectRules(options.rules, options.skipRules);
   const read = readTree(options);
-  const plans = plannedSources(read.prefiltered);
+  const { plans, loaded } = plannedSources(read);
   const guarded: Guarded =
     plans.length > 0
       ? analyzePlans(plans, rules)
@@ -42,9 +42,7 @@ export function scan(options: ScanOptions): Scan {
     root: read.root,
     filesScanned: read.filesScanned,
     filesSkipped: read.problems.length + guarded.dropped.length,
-    sources: read.prefiltered
-      .filter((file) => analysed.has(file.relPath))
-      .map(({ absPath, relPath, text, source }) => ({ absPath, relPath, text, source })),
+    sources: loaded.filter((file) => analysed.has(file.relPath)),
     analysis: guarded.analysis,
     problems: scanProblems(read, guarded.dropped, guarded.analysis.files),
     startedAt: read.startedAt,
