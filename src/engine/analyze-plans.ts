@@ -35,7 +35,7 @@ function sourcesToAnalyze(plans: readonly PlannedSources[]): SourceInput[] {
  * or is too deep never counts). One that cannot be judged counts, so that its group meets the failure in the analysis.
  */
 function originValidatorsAlone(probes: SourceInput[]): SourceInput[] {
-  const project = createProject();
+  const project = createProject(probes);
   return probes.filter((probe) => {
     try {
       const sourceFile = project.createSourceFile(probe.absPath, probe.text, { overwrite: true });

@@ -16,12 +16,16 @@ const SPECIFIER = /\b(?:from|import|require)\s*\(?\s*(['"`])([^'"`\n\r]+)\1|<ref
 /** Specifiers that name project files: relative (`./x`, `../x`, `.`, `..`) or absolute paths. */
 const LOCAL = /^(?:\.{1,2}(?:\/|$)|\/)/;
 
+export function isLocalSpecifier(specifier: string): boolean {
+  return LOCAL.test(specifier);
+}
+
 /** Local module specifiers written in `text`, in order of appearance, duplicates kept. */
 export function localSpecifiers(text: string): string[] {
   const found: string[] = [];
   for (const match of text.matchAll(SPECIFIER)) {
     const specifier = match[2] ?? match[4];
-    if (LOCAL.test(specifier)) found.push(detached(specifier));
+    if (isLocalSpecifier(specifier)) found.push(detached(specifier));
   }
   return found;
 }
