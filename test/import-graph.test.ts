@@ -1,6 +1,10 @@
 // The import scanner, the graph it builds and the two-stage selection on top of it.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ImportGraph, localSpecifiers } from '../src/engine/import-graph';
+import { plannedSources, readTree } from '../src/engine/read-tree';
 import { planAnalysis, type SelectableFile } from '../src/engine/select';
 
 describe('localSpecifiers', () => {
@@ -120,5 +124,55 @@ describe('planAnalysis', () => {
       selectable('/r/shared/both.ts', ['./a', './b'], false),
     ];
     expect(planAnalysis(files)).toEqual([{ files: [0, 1, 2, 3, 4], originProbes: [], rest: [] }]);
+  });
+});
+
+describe('plannedSources', () => {
+  const server = "import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';\nimport { cors } from './cors';\n";
+  const cors = 'export const cors = (req) => req.headers.origin;\n';
+  const tree = (files: Record<string, string>) => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-migrate-planned-'));
+    for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(root, name), text);
+    return root;
+  };
+
+  it('keeps only the candidates read and reads the other planned files again', () => {
+    const root = tree({ 'server.ts': server, 'cors.ts': cors, 'app.ts': "import './cors';\napp.listen(3000);\n" });
+    try {
+      const read = readTree({ paths: [root], cwd: root });
+      expect(read.prefiltered.map((file) => [path.basename(file.absPath), file.source !== undefined])).toEqual([
+        ['app.ts', false],
+        ['cors.ts', false],
+        ['server.ts', true],
+      ]);
+      const { plans, loaded } = plannedSources(read);
+      expect(plans.map((plan) => plan.files.map((file) => [file.relPath, file.text]))).toEqual([
+        [
+          ['cors.ts', cors],
+          ['server.ts', server],
+        ],
+      ]);
+      // app.ts neither mentions Origin nor is needed: with no Origin probe in the group it is not read again.
+      expect(plans[0].rest).toEqual([]);
+      expect(loaded.map((file) => [file.relPath, file.source.eol])).toEqual([
+        ['cors.ts', '\n'],
+        ['server.ts', '\n'],
+      ]);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('leaves out, as a problem, a planned file that can no longer be read', () => {
+    const root = tree({ 'server.ts': server, 'cors.ts': cors });
+    try {
+      const read = readTree({ paths: [root], cwd: root });
+      fs.rmSync(path.join(root, 'cors.ts'));
+      const { plans } = plannedSources(read);
+      expect(plans[0].files.map((file) => file.relPath)).toEqual(['server.ts']);
+      expect(read.problems).toEqual([{ file: 'cors.ts', kind: 'unreadable', message: 'cannot read file (ENOENT)' }]);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
   });
 });
