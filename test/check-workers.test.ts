@@ -55,6 +55,6 @@ it('hands back the chunks a worker runs out of heap on, for the caller to analys
     rest: [],
   });
   // 16 MB is too little for a worker to load the parser.
-  const results = await new AnalysisPool(2, 16).analyze([[plan('a.ts')], [plan('b.ts')], [plan('c.ts')]], undefined);
+  const results = await new AnalysisPool(2, 16).analyze([[plan('a.ts')], [plan('b.ts')], [plan('c.ts')]], undefined, 1_000_000);
   expect(results).toEqual([undefined, undefined, undefined]);
 });

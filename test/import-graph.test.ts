@@ -136,7 +136,7 @@ describe('plannedSources', () => {
     return root;
   };
 
-  it('keeps only the candidates read and reads the other planned files again', () => {
+  it('keeps only the candidates read and reads the files to analyse or probe again', () => {
     const root = tree({ 'server.ts': server, 'cors.ts': cors, 'app.ts': "import './cors';\napp.listen(3000);\n" });
     try {
       const read = readTree({ paths: [root], cwd: root });
@@ -152,8 +152,8 @@ describe('plannedSources', () => {
           ['server.ts', server],
         ],
       ]);
-      // app.ts neither mentions Origin nor is needed: with no Origin probe in the group it is not read again.
-      expect(plans[0].rest).toEqual([]);
+      // app.ts neither mentions Origin nor is needed: it goes by path, read only if a probe of its group validates Origin.
+      expect(plans[0].rest).toEqual([{ absPath: path.join(root, 'app.ts'), relPath: 'app.ts' }]);
       expect(loaded.map((file) => [file.relPath, file.source.eol])).toEqual([
         ['cors.ts', '\n'],
         ['server.ts', '\n'],

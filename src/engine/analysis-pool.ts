@@ -20,6 +20,8 @@ export interface ChunkRequest {
   plans: PlannedSources[];
   /** The rules to run; all when undefined. */
   ruleIds?: string[];
+  /** For the files of `rest` read in the worker. */
+  maxFileBytes: number;
 }
 
 export interface ChunkAnalysis {
@@ -78,7 +80,11 @@ export class AnalysisPool {
    * One result per chunk, in chunk order; undefined for a chunk no worker could analyse within its heap (the worker
    * that ran out is gone; the others go on). Rejects on the first other failure.
    */
-  async analyze(chunks: readonly PlannedSources[][], ruleIds: string[] | undefined): Promise<Array<ChunkAnalysis | undefined>> {
+  async analyze(
+    chunks: readonly PlannedSources[][],
+    ruleIds: string[] | undefined,
+    maxFileBytes: number,
+  ): Promise<Array<ChunkAnalysis | undefined>> {
     const results: Array<ChunkAnalysis | undefined> = new Array(chunks.length).fill(undefined);
     let next = 0;
     const drive = (worker: Worker) =>
@@ -92,7 +98,7 @@ export class AnalysisPool {
             return;
           }
           current = next++;
-          worker.postMessage({ plans: chunks[current], ruleIds } satisfies ChunkRequest);
+          worker.postMessage({ plans: chunks[current], ruleIds, maxFileBytes } satisfies ChunkRequest);
         };
         const receive = (result: ChunkResult) => {
           if ('error' in result) return reject(new Error(`analysis worker failed: ${result.error}`));

@@ -28,7 +28,8 @@ export async function check(options: ScanOptions): Promise<CheckResult> {
     throw error;
   }
   const chunks = chunkPlans(plannedSources(read).plans);
-  const analysed = pool ? await analyzePooled(pool, chunks, ruleIds, options) : await analyzeHere(chunks, options);
+  const settled = { ...options, maxFileBytes: read.maxFileBytes };
+  const analysed = pool ? await analyzePooled(pool, chunks, ruleIds, settled) : await analyzeHere(chunks, settled);
   const files = analysed.flatMap((chunk) => chunk.files).sort((a, b) => a.relPath.localeCompare(b.relPath));
   const dropped = analysed.flatMap((chunk) => chunk.dropped);
   return collectCheckResult({
@@ -41,14 +42,17 @@ export async function check(options: ScanOptions): Promise<CheckResult> {
   });
 }
 
+/** The scan options with the file size limit settled (files of `rest` are read during the analysis). */
+type AnalysisOptions = ScanOptions & { maxFileBytes: number };
+
 /** The pool's results, with the chunks a worker ran out of heap on analysed on this thread. */
 async function analyzePooled(
   pool: AnalysisPool,
   chunks: readonly PlannedSources[][],
   ruleIds: string[] | undefined,
-  options: ScanOptions,
+  options: AnalysisOptions,
 ): Promise<ChunkAnalysis[]> {
-  const pooled = await pool.analyze(chunks, ruleIds);
+  const pooled = await pool.analyze(chunks, ruleIds, options.maxFileBytes);
   const here = await analyzeHere(
     chunks.filter((_, index) => !pooled[index]),
     options,
@@ -56,13 +60,13 @@ async function analyzePooled(
   return pooled.map((result) => result ?? here.shift()!);
 }
 
-async function analyzeHere(chunks: readonly PlannedSources[][], options: ScanOptions): Promise<ChunkAnalysis[]> {
+async function analyzeHere(chunks: readonly PlannedSources[][], options: AnalysisOptions): Promise<ChunkAnalysis[]> {
   if (chunks.length === 0) return [];
   const { selectRules } = await import('./scan.js');
   const { analyzePlans } = await import('./analyze-plans.js');
   const rules = selectRules(options.rules, options.skipRules);
   return chunks.map((chunk) => {
-    const { analysis, dropped } = analyzePlans(chunk, rules);
+    const { analysis, dropped } = analyzePlans(chunk, rules, options.maxFileBytes);
     return { files: analysis.files, dropped };
   });
 }

@@ -2,9 +2,8 @@
 // select.ts) — and the check result made from analysed files. `scan` (one project on this thread, for `apply`) and
 // `check` (possibly a worker pool) share them. Nothing here loads ts-morph.
 //
-// Only the candidates' texts are kept while the tree is read; the other files a plan names are read again once the
-// plans are known (on the bench tree: 159 texts kept, 1,662 read again — 1,568 of them only in case an Origin probe
-// validates — instead of 5,031 kept).
+// Only the candidates' texts are kept while the tree is read; the other files a plan analyses or probes are read
+// again once the plans are known (on the bench tree: 159 texts kept and 94 read again, instead of 5,031 kept).
 import * as path from 'node:path';
 import type { CheckResult, FileProblem, Finding, Suppression } from '../model';
 import { discover } from './discover';
@@ -92,14 +91,14 @@ export function readTree(options: ScanOptions, onCandidate?: (count: number) => 
 
 export interface Planned {
   plans: PlannedSources[];
-  /** Every file the plans name, with its encoding details, in discovery order. */
+  /** The files the plans analyse or probe, with their encoding details, in discovery order. */
   loaded: LoadedSource[];
 }
 
 /**
- * {@link planAnalysis} with the files' texts. A group's files left out of its plan (`rest`) are analysed only when
- * one of its Origin probes validates Origin, so they are read only for groups that have probes. A file that can no
- * longer be read (it changed since) is left out, with its problem added to `read.problems`.
+ * {@link planAnalysis} with the texts of the files to analyse and probe (a group's other files, `rest`, go by path:
+ * see PlannedSources). A file that can no longer be read (it changed since) is left out, with its problem added to
+ * `read.problems`.
  */
 export function plannedSources(read: ReadTree): Planned {
   const loaded = new Map<number, LoadedSource>();
@@ -116,7 +115,7 @@ export function plannedSources(read: ReadTree): Planned {
   const plans = planAnalysis(read.prefiltered).map((plan) => ({
     files: plan.files.flatMap(load),
     originProbes: plan.originProbes.flatMap(load),
-    rest: plan.originProbes.length > 0 ? plan.rest.flatMap(load) : [],
+    rest: plan.rest.map((index) => ({ absPath: read.prefiltered[index].absPath, relPath: read.prefiltered[index].relPath })),
   }));
   return { plans, loaded: [...loaded].sort(([a], [b]) => a - b).map(([, file]) => file) };
 }
