@@ -5,6 +5,8 @@ import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ImportGraph, localSpecifiers } from '../src/engine/import-graph';
 import { plannedSources, readTree } from '../src/engine/read-tree';
+import { analyzePlans } from '../src/engine/analyze-plans';
+import { allRules } from '../src/rules';
 import { planAnalysis, type SelectableFile } from '../src/engine/select';
 
 describe('localSpecifiers', () => {
@@ -171,6 +173,43 @@ describe('plannedSources', () => {
       const { plans } = plannedSources(read);
       expect(plans[0].files.map((file) => file.relPath)).toEqual(['server.ts']);
       expect(read.problems).toEqual([{ file: 'cors.ts', kind: 'unreadable', message: 'cannot read file (ENOENT)' }]);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('analyzePlans', () => {
+  const source = (root: string, relPath: string, text: string) => ({ absPath: path.join(root, relPath), relPath, text });
+
+  it('reads the files left out of a plan only when an Origin probe validates Origin, and reports one that is gone', () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-migrate-rest-'));
+    try {
+      fs.writeFileSync(path.join(root, 'jobs.ts'), "import { config } from './config';\nexport const jobs = [config];\n");
+      const plan = (probe: string) => ({
+        files: [source(root, 'server.ts', "import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';\nimport './config';\n")],
+        originProbes: [source(root, 'cors.ts', `import './config';\n${probe}`)],
+        rest: [
+          { absPath: path.join(root, 'jobs.ts'), relPath: 'jobs.ts' },
+          { absPath: path.join(root, 'gone.ts'), relPath: 'gone.ts' },
+        ],
+      });
+      const echoing = analyzePlans(
+        [plan("export const cors = (req, res) => res.setHeader('Vary', req.headers.origin);\n")],
+        allRules,
+        1_000_000,
+      );
+      expect(echoing.sources.map((file) => file.relPath)).toEqual(['server.ts']);
+      expect(echoing.restRead).toEqual([]);
+      expect(echoing.dropped).toEqual([]);
+      const validating = analyzePlans(
+        [plan("export const cors = (req, res) => { if (req.headers.origin !== 'https://a.example') res.status(403).end(); };\n")],
+        allRules,
+        1_000_000,
+      );
+      expect(validating.sources.map((file) => file.relPath)).toEqual(['server.ts', 'cors.ts', 'jobs.ts']);
+      expect(validating.restRead.map((file) => [file.relPath, file.source.eol])).toEqual([['jobs.ts', '\n']]);
+      expect(validating.dropped).toEqual([{ file: 'gone.ts', kind: 'unreadable', message: 'cannot read file (ENOENT)' }]);
     } finally {
       fs.rmSync(root, { recursive: true, force: true });
     }
