@@ -43,3 +43,18 @@ it('reports the same bytes whatever the number of workers', async () => {
     pooled.forEach((output, index) => expect(output, `${['result', ...REPORT_FORMATS][index]} with ${jobs} workers`).toBe(expected[index]));
   }
 });
+
+it('hands back the chunks a worker runs out of heap on, for the caller to analyse', async () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { AnalysisPool } = require('../dist/src/engine/analysis-pool.js') as typeof import('../src/engine/analysis-pool');
+  const plan = (name: string) => ({
+    files: [
+      { absPath: path.join(root, name), relPath: name, text: "import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';\n" },
+    ],
+    originProbes: [],
+    rest: [],
+  });
+  // 16 MB is too little for a worker to load the parser.
+  const results = await new AnalysisPool(2, 16).analyze([[plan('a.ts')], [plan('b.ts')], [plan('c.ts')]], undefined, 1_000_000);
+  expect(results).toEqual([undefined, undefined, undefined]);
+});

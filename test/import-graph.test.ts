@@ -1,6 +1,12 @@
 // The import scanner, the graph it builds and the two-stage selection on top of it.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ImportGraph, localSpecifiers } from '../src/engine/import-graph';
+import { plannedSources, readTree } from '../src/engine/read-tree';
+import { analyzePlans } from '../src/engine/analyze-plans';
+import { allRules } from '../src/rules';
 import { planAnalysis, type SelectableFile } from '../src/engine/select';
 
 describe('localSpecifiers', () => {
@@ -88,11 +94,11 @@ describe('ImportGraph', () => {
 });
 
 describe('planAnalysis', () => {
-  const selectable = (absPath: string, specifiers: string[], candidate: boolean, text = ''): SelectableFile => ({
+  const selectable = (absPath: string, specifiers: string[], candidate: boolean, mentionsOrigin = false): SelectableFile => ({
     absPath,
     specifiers,
     candidate,
-    text,
+    mentionsOrigin,
   });
 
   it('never parses a group without a candidate', () => {
@@ -105,7 +111,7 @@ describe('planAnalysis', () => {
       selectable('/r/helper.ts', [], false), // 1 imported by the candidate
       selectable('/r/app.ts', ['./mcp', './config'], false), // 2 mounts the candidate and listens
       selectable('/r/config.ts', [], false), // 3 imported by the app
-      selectable('/r/cors.ts', ['./config'], false, 'req.headers.origin'), // 4 linked only through config
+      selectable('/r/cors.ts', ['./config'], false, true), // 4 linked only through config
       selectable('/r/jobs.ts', ['./config'], false), // 5 likewise
     ];
     expect(planAnalysis(files)).toEqual([{ files: [0, 1, 2, 3], originProbes: [4], rest: [5] }]);
@@ -120,5 +126,92 @@ describe('planAnalysis', () => {
       selectable('/r/shared/both.ts', ['./a', './b'], false),
     ];
     expect(planAnalysis(files)).toEqual([{ files: [0, 1, 2, 3, 4], originProbes: [], rest: [] }]);
+  });
+});
+
+describe('plannedSources', () => {
+  const server = "import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';\nimport { cors } from './cors';\n";
+  const cors = 'export const cors = (req) => req.headers.origin;\n';
+  const tree = (files: Record<string, string>) => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-migrate-planned-'));
+    for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(root, name), text);
+    return root;
+  };
+
+  it('keeps only the candidates read and reads the files to analyse or probe again', () => {
+    const root = tree({ 'server.ts': server, 'cors.ts': cors, 'app.ts': "import './cors';\napp.listen(3000);\n" });
+    try {
+      const read = readTree({ paths: [root], cwd: root });
+      expect(read.prefiltered.map((file) => [path.basename(file.absPath), file.source !== undefined])).toEqual([
+        ['app.ts', false],
+        ['cors.ts', false],
+        ['server.ts', true],
+      ]);
+      const { plans, loaded } = plannedSources(read);
+      expect(plans.map((plan) => plan.files.map((file) => [file.relPath, file.text]))).toEqual([
+        [
+          ['cors.ts', cors],
+          ['server.ts', server],
+        ],
+      ]);
+      // app.ts neither mentions Origin nor is needed: it goes by path, read only if a probe of its group validates Origin.
+      expect(plans[0].rest).toEqual([{ absPath: path.join(root, 'app.ts'), relPath: 'app.ts' }]);
+      expect(loaded.map((file) => [file.relPath, file.source.eol])).toEqual([
+        ['cors.ts', '\n'],
+        ['server.ts', '\n'],
+      ]);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('leaves out, as a problem, a planned file that can no longer be read', () => {
+    const root = tree({ 'server.ts': server, 'cors.ts': cors });
+    try {
+      const read = readTree({ paths: [root], cwd: root });
+      fs.rmSync(path.join(root, 'cors.ts'));
+      const { plans } = plannedSources(read);
+      expect(plans[0].files.map((file) => file.relPath)).toEqual(['server.ts']);
+      expect(read.problems).toEqual([{ file: 'cors.ts', kind: 'unreadable', message: 'cannot read file (ENOENT)' }]);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('analyzePlans', () => {
+  const source = (root: string, relPath: string, text: string) => ({ absPath: path.join(root, relPath), relPath, text });
+
+  it('reads the files left out of a plan only when an Origin probe validates Origin, and reports one that is gone', () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-migrate-rest-'));
+    try {
+      fs.writeFileSync(path.join(root, 'jobs.ts'), "import { config } from './config';\nexport const jobs = [config];\n");
+      const plan = (probe: string) => ({
+        files: [source(root, 'server.ts', "import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';\nimport './config';\n")],
+        originProbes: [source(root, 'cors.ts', `import './config';\n${probe}`)],
+        rest: [
+          { absPath: path.join(root, 'jobs.ts'), relPath: 'jobs.ts' },
+          { absPath: path.join(root, 'gone.ts'), relPath: 'gone.ts' },
+        ],
+      });
+      const echoing = analyzePlans(
+        [plan("export const cors = (req, res) => res.setHeader('Vary', req.headers.origin);\n")],
+        allRules,
+        1_000_000,
+      );
+      expect(echoing.sources.map((file) => file.relPath)).toEqual(['server.ts']);
+      expect(echoing.restRead).toEqual([]);
+      expect(echoing.dropped).toEqual([]);
+      const validating = analyzePlans(
+        [plan("export const cors = (req, res) => { if (req.headers.origin !== 'https://a.example') res.status(403).end(); };\n")],
+        allRules,
+        1_000_000,
+      );
+      expect(validating.sources.map((file) => file.relPath)).toEqual(['server.ts', 'cors.ts', 'jobs.ts']);
+      expect(validating.restRead.map((file) => [file.relPath, file.source.eol])).toEqual([['jobs.ts', '\n']]);
+      expect(validating.dropped).toEqual([{ file: 'gone.ts', kind: 'unreadable', message: 'cannot read file (ENOENT)' }]);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
   });
 });

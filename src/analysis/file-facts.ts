@@ -18,6 +18,8 @@ export interface ProjectFacts {
 export class FileFacts {
   private toolsCache?: ToolRegistration[];
   private importsMcpCache?: boolean;
+  /** What each expression asked about in {@link holds} may hold: rules and endpoint analysis ask again and again. */
+  private readonly originsCache = new Map<Node, ImportOrigin[]>();
 
   constructor(
     readonly sourceFile: SourceFile,
@@ -52,7 +54,12 @@ export class FileFacts {
 
   /** The value may hold an instance of this SDK class (or a container of them). */
   holds(expression: Node, symbol: SdkSymbol): boolean {
-    return valueOrigins(expression).some((origin) => isSdkSymbol(origin, symbol));
+    let origins = this.originsCache.get(expression);
+    if (!origins) {
+      origins = valueOrigins(expression);
+      this.originsCache.set(expression, origins);
+    }
+    return origins.some((origin) => isSdkSymbol(origin, symbol));
   }
 
   /** `new X(...)` expressions whose class resolves to the symbol. */

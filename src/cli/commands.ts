@@ -106,10 +106,11 @@ function colorFor(args: CommonArgs): boolean {
 /** The report to `--output` (its folder created) or stdout; `prefix` (the dry-run diff) always goes to stdout. */
 function emit(result: AnyResult, args: CommonArgs, prefix = ''): void {
   const cwd = process.cwd();
-  const { allRuleMetas } = require('../rules') as typeof import('../rules');
   const report = renderReport(result, args.format, {
     color: colorFor(args),
-    rules: [...allRuleMetas],
+    // The catalog, not the rules' code: by now the analysis is done (on worker threads for a large `check`), and
+    // loading the rules here would load ts-morph on this thread just to print their titles.
+    rules: ruleCatalog(),
     toolVersion: VERSION,
     repoRoot: process.env.CI_PROJECT_DIR ?? gitRoot(cwd) ?? cwd,
     links: linksFromEnv(process.env),

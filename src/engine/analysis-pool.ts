@@ -1,7 +1,8 @@
 // Chunks of analysis plans, and the worker_threads pool `check` analyses them with once there are enough candidates.
 // A plan (one import group) is never split: its files must be analysed together. Chunks hold the largest plans first;
 // each worker asks for the next chunk when it is done with one, so a big group never holds up the others. Results
-// come back in chunk order whatever finished first; the caller sorts them into the one report order.
+// come back in chunk order whatever finished first; the caller sorts them into the one report order. A chunk a worker
+// runs out of heap on (WORKER_HEAP_MB) comes back empty, for the caller to analyse on its own thread.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -19,6 +20,8 @@ export interface ChunkRequest {
   plans: PlannedSources[];
   /** The rules to run; all when undefined. */
   ruleIds?: string[];
+  /** For the files of `rest` read in the worker. */
+  maxFileBytes: number;
 }
 
 export interface ChunkAnalysis {
@@ -50,6 +53,14 @@ export function chunkPlans(plans: readonly PlannedSources[]): PlannedSources[][]
 const WORKER_SCRIPT = path.join(__dirname, 'analysis-worker.js');
 
 /**
+ * Each worker's heap limit. With V8's default limit (about 4 GB) a worker's heap grows in large steps and holds the
+ * garbage of finished chunks: on the bench tree each of 2 workers reached 150 MB, more than half of it garbage. Under
+ * a limit of 1 GB or less V8 grows the heap in smaller steps and collects sooner (100 MB each there). A chunk too big
+ * for it is not lost: the worker dies on it and the caller analyses it with its own, default, heap.
+ */
+export const WORKER_HEAP_MB = 1024;
+
+/**
  * Worker threads that analyse chunks. They start loading ts-morph as soon as they are created, so a pool made while
  * files are still being read is warm by the time the plans are known.
  */
@@ -61,33 +72,46 @@ export class AnalysisPool {
     return fs.existsSync(WORKER_SCRIPT);
   }
 
-  constructor(size: number) {
-    this.workers = Array.from({ length: size }, () => new Worker(WORKER_SCRIPT));
+  constructor(size: number, heapMb = WORKER_HEAP_MB) {
+    this.workers = Array.from({ length: size }, () => new Worker(WORKER_SCRIPT, { resourceLimits: { maxOldGenerationSizeMb: heapMb } }));
   }
 
-  /** One result per chunk, in chunk order. Rejects on the first failure. */
-  async analyze(chunks: readonly PlannedSources[][], ruleIds: string[] | undefined): Promise<ChunkAnalysis[]> {
-    const results: ChunkAnalysis[] = new Array(chunks.length);
+  /**
+   * One result per chunk, in chunk order; undefined for a chunk no worker could analyse within its heap (the worker
+   * that ran out is gone; the others go on). Rejects on the first other failure.
+   */
+  async analyze(
+    chunks: readonly PlannedSources[][],
+    ruleIds: string[] | undefined,
+    maxFileBytes: number,
+  ): Promise<Array<ChunkAnalysis | undefined>> {
+    const results: Array<ChunkAnalysis | undefined> = new Array(chunks.length).fill(undefined);
     let next = 0;
     const drive = (worker: Worker) =>
       new Promise<void>((resolve, reject) => {
         let current = -1;
+        const stop = () => worker.off('message', receive).off('error', failed).off('exit', exited);
         const send = () => {
           if (next >= chunks.length) {
-            worker.off('message', receive).off('error', reject).off('exit', exited);
+            stop();
             resolve();
             return;
           }
           current = next++;
-          worker.postMessage({ plans: chunks[current], ruleIds } satisfies ChunkRequest);
+          worker.postMessage({ plans: chunks[current], ruleIds, maxFileBytes } satisfies ChunkRequest);
         };
         const receive = (result: ChunkResult) => {
           if ('error' in result) return reject(new Error(`analysis worker failed: ${result.error}`));
           results[current] = result;
           send();
         };
+        const failed = (error: Error & { code?: string }) => {
+          stop();
+          if (error.code === 'ERR_WORKER_OUT_OF_MEMORY') resolve();
+          else reject(error);
+        };
         const exited = (code: number) => reject(new Error(`analysis worker exited with code ${code}`));
-        worker.on('message', receive).on('error', reject).on('exit', exited);
+        worker.on('message', receive).on('error', failed).on('exit', exited);
         send();
       });
     try {

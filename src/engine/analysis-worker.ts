@@ -5,11 +5,11 @@ import { allRules } from '../rules';
 import { analyzePlans } from './analyze-plans';
 import type { ChunkRequest, ChunkResult } from './analysis-pool';
 
-parentPort!.on('message', ({ plans, ruleIds }: ChunkRequest) => {
+parentPort!.on('message', ({ plans, ruleIds, maxFileBytes }: ChunkRequest) => {
   let result: ChunkResult;
   try {
     const rules = ruleIds ? allRules.filter((rule) => ruleIds.includes(rule.meta.id)) : allRules;
-    const { analysis, dropped } = analyzePlans(plans, rules);
+    const { analysis, dropped } = analyzePlans(plans, rules, maxFileBytes);
     result = { files: analysis.files, dropped };
   } catch (error) {
     result = { error: (error as Error)?.stack ?? String(error) };

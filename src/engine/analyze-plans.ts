@@ -6,28 +6,50 @@ import type { FileProblem } from '../model';
 import type { Rule } from '../rules/rule';
 import { fileValidatesOrigin } from '../analysis/origin';
 import { analyzeSources, createProject, syntaxError, type Analysis, type SourceInput } from './analyze';
+import { isReadProblem, readSource, type SourceText } from './read-source';
 
-/** An {@link AnalysisPlan} with the files' texts: what a worker receives. */
+/**
+ * An {@link AnalysisPlan} with the files' texts: what a worker receives. The files of `rest` are needed only when an
+ * Origin probe of the group validates Origin (rarely), so they travel as paths and are read then.
+ */
 export interface PlannedSources {
   files: SourceInput[];
   originProbes: SourceInput[];
-  rest: SourceInput[];
+  rest: Array<Omit<SourceInput, 'text'>>;
 }
 
 export interface Guarded {
   /** What was analysed (without the files left out for depth or failure). */
   sources: SourceInput[];
+  /** The files of `rest` that were read (their groups' probes validate Origin), with their encoding details. */
+  restRead: Array<SourceInput & { source: SourceText }>;
   analysis: Analysis;
   dropped: FileProblem[];
 }
 
-/** The planned files of every group, or the whole group where a file left out validates Origin. */
-function sourcesToAnalyze(plans: readonly PlannedSources[]): SourceInput[] {
+/**
+ * The planned files of every group, or the whole group where a file left out validates Origin. A file of `rest` that
+ * can no longer be read (it changed since) is left out with its problem.
+ */
+function sourcesToAnalyze(plans: readonly PlannedSources[], maxFileBytes: number): Pick<Guarded, 'sources' | 'restRead' | 'dropped'> {
   const probes = plans.flatMap((plan) => plan.originProbes);
   const validating = new Set(probes.length > 0 ? originValidatorsAlone(probes) : []);
-  return plans.flatMap((plan) =>
-    plan.originProbes.some((probe) => validating.has(probe)) ? [...plan.files, ...plan.originProbes, ...plan.rest] : plan.files,
-  );
+  const restRead: Guarded['restRead'] = [];
+  const dropped: FileProblem[] = [];
+  const sources = plans.flatMap((plan) => {
+    if (!plan.originProbes.some((probe) => validating.has(probe))) return plan.files;
+    const rest = plan.rest.flatMap(({ absPath, relPath }) => {
+      const source = readSource(absPath, { maxBytes: maxFileBytes });
+      if (isReadProblem(source)) {
+        dropped.push({ file: relPath, ...source.problem });
+        return [];
+      }
+      restRead.push({ absPath, relPath, text: source.text, source });
+      return [{ absPath, relPath, text: source.text }];
+    });
+    return [...plan.files, ...plan.originProbes, ...rest];
+  });
+  return { sources, restRead, dropped };
 }
 
 /**
@@ -35,7 +57,7 @@ function sourcesToAnalyze(plans: readonly PlannedSources[]): SourceInput[] {
  * or is too deep never counts). One that cannot be judged counts, so that its group meets the failure in the analysis.
  */
 function originValidatorsAlone(probes: SourceInput[]): SourceInput[] {
-  const project = createProject();
+  const project = createProject(probes);
   return probes.filter((probe) => {
     try {
       const sourceFile = project.createSourceFile(probe.absPath, probe.text, { overwrite: true });
@@ -47,8 +69,10 @@ function originValidatorsAlone(probes: SourceInput[]): SourceInput[] {
   });
 }
 
-export function analyzePlans(plans: readonly PlannedSources[], rules: readonly Rule[]): Guarded {
-  return analyzeWithinLimits(sourcesToAnalyze(plans), rules);
+export function analyzePlans(plans: readonly PlannedSources[], rules: readonly Rule[], maxFileBytes: number): Guarded {
+  const { sources, restRead, dropped } = sourcesToAnalyze(plans, maxFileBytes);
+  const guarded = analyzeWithinLimits(sources, rules);
+  return { ...guarded, restRead, dropped: [...dropped, ...guarded.dropped] };
 }
 
 /**
@@ -94,7 +118,7 @@ function tooDeepProblem(file: string, depth: number): FileProblem {
  * When the analysis throws (a deep file overflowed the stack of the parser, the binder or a rule), each file is parsed
  * on its own to find the deep ones; if none is, each file is analysed on its own to find the one a rule fails on.
  */
-export function analyzeWithinLimits(sources: SourceInput[], rules: readonly Rule[]): Guarded {
+export function analyzeWithinLimits(sources: SourceInput[], rules: readonly Rule[]): Omit<Guarded, 'restRead'> {
   const dropped: FileProblem[] = [];
   let kept = sources;
   for (;;) {

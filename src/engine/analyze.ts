@@ -1,6 +1,6 @@
 // Handle stage: parse each import group of the candidate files into a ts-morph project (so imports resolve across
 // its files), run every enabled rule on every file, then apply suppressions and collect migration markers.
-import { Project, ts, type Node, type SourceFile } from 'ts-morph';
+import { Project, ts, type Node, type ResolutionHostFactory, type SourceFile } from 'ts-morph';
 import type { Finding, Suppression } from '../model';
 import type { ReportOptions, Rule } from '../rules/rule';
 import { FileFacts, type ProjectFacts } from '../analysis/file-facts';
@@ -11,7 +11,7 @@ import type { EndpointPlan, Span } from '../analysis/endpoints/model';
 import { explainLeftover } from '../analysis/endpoints/leftovers';
 import type { RelPathOf } from '../analysis/endpoints/spans';
 import { applySuppressions, parseSuppressions } from './suppressions';
-import { ImportGraph, localSpecifiers } from './import-graph';
+import { ImportGraph, isLocalSpecifier, localSpecifiers } from './import-graph';
 import { findMarkers } from './markers';
 import { emitProgress } from './progress';
 
@@ -38,11 +38,23 @@ export interface Analysis {
   endpoints(): EndpointPlan[];
 }
 
-export function createProject(): Project {
+/** Files in a node_modules directory: a package specifier may name them. */
+const IN_NODE_MODULES = /[\\/]node_modules[\\/]/;
+
+/**
+ * An in-memory project for `files` (they are added by the caller). A package specifier (`express`,
+ * `@modelcontextprotocol/sdk/server/sse.js`) can name a file of such a project only when that file lies in a
+ * node_modules directory: the project holds no package.json and no tsconfig `paths`. Unless one of `files` does,
+ * package specifiers are left unresolved without the lookups TypeScript would make in every ancestor directory
+ * (a twentieth of the analysis of the bench tree).
+ */
+export function createProject(files: readonly { absPath: string }[] = []): Project {
+  const packagesInProject = files.some((file) => IN_NODE_MODULES.test(file.absPath));
   return new Project({
     useInMemoryFileSystem: true,
     skipAddingFilesFromTsConfig: true,
     skipFileDependencyResolution: true,
+    ...(packagesInProject ? {} : { resolutionHost: localModulesOnly }),
     compilerOptions: {
       allowJs: true,
       checkJs: false,
@@ -57,6 +69,13 @@ export function createProject(): Project {
     },
   });
 }
+
+const localModulesOnly: ResolutionHostFactory = (host, compilerOptions) => ({
+  resolveModuleNames: (names, containingFile) =>
+    names.map((name) =>
+      isLocalSpecifier(name) ? ts.resolveModuleName(name, containingFile, compilerOptions(), host).resolvedModule : undefined,
+    ),
+});
 
 /** Syntax errors of a file, as `line:col message` (1-based), or undefined when it parses. */
 export function syntaxError(sourceFile: SourceFile): string | undefined {
@@ -98,7 +117,7 @@ interface GroupAnalysis {
 }
 
 function analyzeGroup(sources: SourceInput[], rules: readonly Rule[]): GroupAnalysis {
-  const project = createProject();
+  const project = createProject(sources);
   const byRel = new Map<string, SourceFile>();
   for (const source of sources) {
     byRel.set(source.relPath, project.createSourceFile(source.absPath, source.text, { overwrite: true }));

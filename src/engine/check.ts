@@ -27,8 +27,9 @@ export async function check(options: ScanOptions): Promise<CheckResult> {
     await pool?.close();
     throw error;
   }
-  const chunks = chunkPlans(plannedSources(read.prefiltered));
-  const analysed = pool ? await pool.analyze(chunks, ruleIds) : await analyzeHere(chunks, options);
+  const chunks = chunkPlans(plannedSources(read).plans);
+  const settled = { ...options, maxFileBytes: read.maxFileBytes };
+  const analysed = pool ? await analyzePooled(pool, chunks, ruleIds, settled) : await analyzeHere(chunks, settled);
   const files = analysed.flatMap((chunk) => chunk.files).sort((a, b) => a.relPath.localeCompare(b.relPath));
   const dropped = analysed.flatMap((chunk) => chunk.dropped);
   return collectCheckResult({
@@ -41,13 +42,31 @@ export async function check(options: ScanOptions): Promise<CheckResult> {
   });
 }
 
-async function analyzeHere(chunks: readonly PlannedSources[][], options: ScanOptions): Promise<ChunkAnalysis[]> {
+/** The scan options with the file size limit settled (files of `rest` are read during the analysis). */
+type AnalysisOptions = ScanOptions & { maxFileBytes: number };
+
+/** The pool's results, with the chunks a worker ran out of heap on analysed on this thread. */
+async function analyzePooled(
+  pool: AnalysisPool,
+  chunks: readonly PlannedSources[][],
+  ruleIds: string[] | undefined,
+  options: AnalysisOptions,
+): Promise<ChunkAnalysis[]> {
+  const pooled = await pool.analyze(chunks, ruleIds, options.maxFileBytes);
+  const here = await analyzeHere(
+    chunks.filter((_, index) => !pooled[index]),
+    options,
+  );
+  return pooled.map((result) => result ?? here.shift()!);
+}
+
+async function analyzeHere(chunks: readonly PlannedSources[][], options: AnalysisOptions): Promise<ChunkAnalysis[]> {
   if (chunks.length === 0) return [];
   const { selectRules } = await import('./scan.js');
   const { analyzePlans } = await import('./analyze-plans.js');
   const rules = selectRules(options.rules, options.skipRules);
   return chunks.map((chunk) => {
-    const { analysis, dropped } = analyzePlans(chunk, rules);
+    const { analysis, dropped } = analyzePlans(chunk, rules, options.maxFileBytes);
     return { files: analysis.files, dropped };
   });
 }

@@ -1,13 +1,16 @@
 // The stages of a scan that need no parser — discover → read, pre-filter and scan imports → select (two-stage, see
 // select.ts) — and the check result made from analysed files. `scan` (one project on this thread, for `apply`) and
 // `check` (possibly a worker pool) share them. Nothing here loads ts-morph.
+//
+// Only the candidates' texts are kept while the tree is read; the other files a plan analyses or probes are read
+// again once the plans are known (on the bench tree: 159 texts kept and 94 read again, instead of 5,031 kept).
 import * as path from 'node:path';
 import type { CheckResult, FileProblem, Finding, Suppression } from '../model';
 import { discover } from './discover';
 import { isReadProblem, readSource, DEFAULT_MAX_FILE_BYTES, type SourceText } from './read-source';
 import { isCandidate, mayContainMcpCode } from './prefilter';
 import { localSpecifiers } from './import-graph';
-import { planAnalysis, type SelectableFile } from './select';
+import { MENTIONS_ORIGIN, planAnalysis, type SelectableFile } from './select';
 import type { FileAnalysis, SourceInput } from './analyze';
 import type { PlannedSources } from './analyze-plans';
 import { parseErrorFindings } from './parse-errors';
@@ -31,7 +34,13 @@ export interface LoadedSource extends SourceInput {
   source: SourceText;
 }
 
-export interface ScannedFile extends LoadedSource, SelectableFile {}
+/** A file that passed the pre-filter: what selection needs, and its text when it is a candidate. */
+export interface ScannedFile extends SelectableFile {
+  absPath: string;
+  relPath: string;
+  /** The candidates' only. */
+  source?: SourceText;
+}
 
 export interface ReadTree {
   root: string;
@@ -40,6 +49,7 @@ export interface ReadTree {
   problems: FileProblem[];
   /** The files that passed the pre-filter, in discovery order. */
   prefiltered: ScannedFile[];
+  maxFileBytes: number;
   startedAt: number;
 }
 
@@ -55,9 +65,10 @@ export function readTree(options: ScanOptions, onCandidate?: (count: number) => 
   });
   const problems: FileProblem[] = [...discovery.problems];
   const prefiltered: ScannedFile[] = [];
+  const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   let candidates = 0;
   for (const file of discovery.files) {
-    const read = readSource(file.absPath, { maxBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES });
+    const read = readSource(file.absPath, { maxBytes: maxFileBytes });
     if (isReadProblem(read)) {
       problems.push({ file: file.relPath, ...read.problem });
       continue;
@@ -68,24 +79,45 @@ export function readTree(options: ScanOptions, onCandidate?: (count: number) => 
     prefiltered.push({
       absPath: file.absPath,
       relPath: file.relPath,
-      text: read.text,
-      source: read,
       candidate,
+      mentionsOrigin: MENTIONS_ORIGIN.test(read.text),
       specifiers: localSpecifiers(read.text),
+      ...(candidate ? { source: read } : {}),
     });
     if (candidate) onCandidate?.((candidates += 1));
   }
-  return { root: discovery.root, filesScanned: discovery.files.length, problems, prefiltered, startedAt };
+  return { root: discovery.root, filesScanned: discovery.files.length, problems, prefiltered, maxFileBytes, startedAt };
 }
 
-/** {@link planAnalysis} with the files' texts. */
-export function plannedSources(files: readonly ScannedFile[]): PlannedSources[] {
-  const input = (index: number): SourceInput => ({ absPath: files[index].absPath, relPath: files[index].relPath, text: files[index].text });
-  return planAnalysis(files).map((plan) => ({
-    files: plan.files.map(input),
-    originProbes: plan.originProbes.map(input),
-    rest: plan.rest.map(input),
+export interface Planned {
+  plans: PlannedSources[];
+  /** The files the plans analyse or probe, with their encoding details, in discovery order. */
+  loaded: LoadedSource[];
+}
+
+/**
+ * {@link planAnalysis} with the texts of the files to analyse and probe (a group's other files, `rest`, go by path:
+ * see PlannedSources). A file that can no longer be read (it changed since) is left out, with its problem added to
+ * `read.problems`.
+ */
+export function plannedSources(read: ReadTree): Planned {
+  const loaded = new Map<number, LoadedSource>();
+  const load = (index: number): SourceInput[] => {
+    const { absPath, relPath, source: kept } = read.prefiltered[index];
+    const source = kept ?? readSource(absPath, { maxBytes: read.maxFileBytes });
+    if (isReadProblem(source)) {
+      read.problems.push({ file: relPath, ...source.problem });
+      return [];
+    }
+    loaded.set(index, { absPath, relPath, text: source.text, source });
+    return [{ absPath, relPath, text: source.text }];
+  };
+  const plans = planAnalysis(read.prefiltered).map((plan) => ({
+    files: plan.files.flatMap(load),
+    originProbes: plan.originProbes.flatMap(load),
+    rest: plan.rest.map((index) => ({ absPath: read.prefiltered[index].absPath, relPath: read.prefiltered[index].relPath })),
   }));
+  return { plans, loaded: [...loaded].sort(([a], [b]) => a - b).map(([, file]) => file) };
 }
 
 /** The problems of a scan: discovery and reading, then the files left out of the analysis, then those that do not parse. */

@@ -32,19 +32,20 @@ export function selectRules(only: string[] = [], skip: string[] = []): Rule[] {
 export function scan(options: ScanOptions): Scan {
   const rules = selectRules(options.rules, options.skipRules);
   const read = readTree(options);
-  const plans = plannedSources(read.prefiltered);
+  const { plans, loaded } = plannedSources(read);
   const guarded: Guarded =
     plans.length > 0
-      ? analyzePlans(plans, rules)
-      : { sources: [], analysis: { projects: [], files: [], sourceFile: () => undefined, endpoints: () => [] }, dropped: [] };
+      ? analyzePlans(plans, rules, read.maxFileBytes)
+      : { sources: [], restRead: [], analysis: { projects: [], files: [], sourceFile: () => undefined, endpoints: () => [] }, dropped: [] };
   const analysed = new Set(guarded.sources.map((source) => source.relPath));
+  const discoveryOrder = new Map(read.prefiltered.map((file, index) => [file.relPath, index]));
   return {
     root: read.root,
     filesScanned: read.filesScanned,
     filesSkipped: read.problems.length + guarded.dropped.length,
-    sources: read.prefiltered
+    sources: [...loaded, ...guarded.restRead]
       .filter((file) => analysed.has(file.relPath))
-      .map(({ absPath, relPath, text, source }) => ({ absPath, relPath, text, source })),
+      .sort((a, b) => discoveryOrder.get(a.relPath)! - discoveryOrder.get(b.relPath)!),
     analysis: guarded.analysis,
     problems: scanProblems(read, guarded.dropped, guarded.analysis.files),
     startedAt: read.startedAt,

@@ -12,9 +12,10 @@
 import { ImportGraph, type GraphFile } from './import-graph';
 
 export interface SelectableFile extends GraphFile {
-  text: string;
   /** Has a strong marker. */
   candidate: boolean;
+  /** Mentions Origin (case-insensitively): {@link MENTIONS_ORIGIN}. */
+  mentionsOrigin: boolean;
 }
 
 /** One import group's share of the analysis, by index into the selectable files (ascending). */
@@ -27,7 +28,8 @@ export interface AnalysisPlan {
   rest: number[];
 }
 
-const MENTIONS_ORIGIN = /origin/i;
+/** A file left out of a plan that matches this is probed: does it validate Origin? */
+export const MENTIONS_ORIGIN = /origin/i;
 
 /** The analysis plans of the groups that hold a candidate, in the order of their first file. */
 export function planAnalysis(files: readonly SelectableFile[]): AnalysisPlan[] {
@@ -44,7 +46,7 @@ export function planAnalysis(files: readonly SelectableFile[]): AnalysisPlan[] {
     const plan: AnalysisPlan = { files: [...needed].sort((a, b) => a - b), originProbes: [], rest: [] };
     for (const index of group) {
       if (needed.has(index)) continue;
-      (MENTIONS_ORIGIN.test(files[index].text) ? plan.originProbes : plan.rest).push(index);
+      (files[index].mentionsOrigin ? plan.originProbes : plan.rest).push(index);
     }
     plans.push(plan);
   }
