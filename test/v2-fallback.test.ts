@@ -161,12 +161,12 @@ describe('apply --target 2026-07-28 when the v2 move does not type-check', () =>
 });
 
 describe('apply --target 2026-07-28 when the v2 manifest would not install beside the lock', () => {
-  // zod moves 3 → 4 with the v2 packages; form-kit, locked and left alone, wants zod 3 as a peer (npm: ERESOLVE).
+  // zod moves 3 → 4 with the v2 packages; form-kit, pinned and left alone, wants zod 3 as a peer (npm: ERESOLVE).
   const manifest = JSON.stringify(
     {
       name: 'ledger',
       type: 'module',
-      dependencies: { '@modelcontextprotocol/sdk': '^1.32.2', express: '^5', 'form-kit': '^2.3.0', zod: '^3.25.0' },
+      dependencies: { '@modelcontextprotocol/sdk': '^1.32.2', express: '^5', 'form-kit': '2.3.1', zod: '^3.25.0' },
     },
     null,
     2,
@@ -175,7 +175,7 @@ describe('apply --target 2026-07-28 when the v2 manifest would not install besid
     name: 'ledger',
     lockfileVersion: 3,
     packages: {
-      '': { name: 'ledger', dependencies: { '@modelcontextprotocol/sdk': '^1.32.2', express: '^5', 'form-kit': '^2.3.0', zod: '^3.25.0' } },
+      '': { name: 'ledger', dependencies: { '@modelcontextprotocol/sdk': '^1.32.2', express: '^5', 'form-kit': '2.3.1', zod: '^3.25.0' } },
       'node_modules/form-kit': { version: '2.3.1', peerDependencies: { zod: '^3.22.0' } },
       'node_modules/zod': { version: '3.25.76' },
     },

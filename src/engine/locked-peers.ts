@@ -12,7 +12,8 @@ interface LockedPackage {
   location: string;
   name: string;
   version: string;
-  dependencies: string[];
+  /** What it asks for, with the ranges: dependencies, optional ones and peers. */
+  requests: Record<string, string>;
   peerDependencies: Record<string, string>;
 }
 
@@ -27,11 +28,14 @@ export interface LockedPeerConflict {
 }
 
 /**
- * Locked packages that stay installed and want a moved package in a range its new one does not meet. Moved: a declared
- * range its locked version is outside of (or a package not locked yet). What stays: everything the unmoved declared
- * packages lead to through the lock, and what a moved package's locked version asked for (its next version is free to
- * drop those, but npm keeps what the lock holds until the new tree says otherwise, as jina-ai/MCP's `ai@4` under
- * agents shows); a package the manifest no longer names leads nowhere.
+ * Locked packages that stay installed, cannot move, and want a moved package in a range its new one does not meet.
+ * Moved: a declared range its locked version is outside of (or a package not locked yet). What stays: everything the
+ * unmoved declared packages lead to through the lock, and what a moved package's locked version asked for (npm keeps
+ * what the lock holds until the new tree says otherwise, as jina-ai/MCP's `ai@4` under agents shows); a package the
+ * manifest no longer names leads nowhere. What cannot move: a package held only by an exact version, or only by what a
+ * moved package used to ask for; one a staying package (or the manifest) asks for with a range npm may re-resolve to a
+ * release that accepts the new peer (myst729/calc-mcp's zod-to-json-schema ^3.24.5 became 3.25, which accepts zod 4),
+ * and without the registry that cannot be told.
  */
 export function lockedPeerConflicts(manifest: PackageJson, projectDir: string): LockedPeerConflict[] {
   const lock = readLocked(projectDir);
@@ -46,27 +50,30 @@ export function lockedPeerConflicts(manifest: PackageJson, projectDir: string): 
     }),
   );
   const kept = new Map<string, LockedPackage>();
-  const queue: LockedPackage[] = [];
-  const follow = (from: string, names: Iterable<string>) => {
-    for (const name of names) {
-      const found = resolve(lock.packages, from, name);
-      if (found && !(moved.has(name) && found === top(name)) && !kept.has(found.location)) {
+  const movable = new Set<string>();
+  const walk = (roots: Array<[from: string, requests: Record<string, string>]>, live: boolean) => {
+    const queue = [...roots];
+    while (queue.length > 0) {
+      const [from, requests] = queue.shift()!;
+      for (const [name, range] of Object.entries(requests)) {
+        const found = resolve(lock.packages, from, name);
+        if (!found || (moved.has(name) && found === top(name))) continue;
+        if (live && !semver.valid(range)) movable.add(found.location);
+        if (kept.has(found.location)) continue;
         kept.set(found.location, found);
-        queue.push(found);
+        queue.push([found.location, found.requests]);
       }
     }
   };
-  follow('', [...declared.keys()]);
-  for (const name of moved.keys()) {
-    const old = top(name);
-    if (old) follow(old.location, [...old.dependencies, ...Object.keys(old.peerDependencies)]);
-  }
-  while (queue.length > 0) {
-    const pkg = queue.shift()!;
-    follow(pkg.location, [...pkg.dependencies, ...Object.keys(pkg.peerDependencies)]);
-  }
+  walk([['', Object.fromEntries([...declared].filter(([name]) => !moved.has(name)))]], true);
+  const replaced = [...moved.keys()].flatMap((name) => top(name) ?? []);
+  walk(
+    replaced.map((old): [string, Record<string, string>] => [old.location, old.requests]),
+    false,
+  );
   const conflicts: LockedPeerConflict[] = [];
   for (const pkg of kept.values()) {
+    if (movable.has(pkg.location)) continue;
     for (const [peer, peerRange] of Object.entries(pkg.peerDependencies)) {
       const range = moved.get(peer);
       const resolved = resolve(lock.packages, pkg.location, peer);
@@ -118,7 +125,7 @@ function lockedPackage(location: string, name: string, json: PackageJson): Locke
     location,
     name,
     version: json.version ?? '0.0.0',
-    dependencies: [...Object.keys(json.dependencies ?? {}), ...Object.keys(json.optionalDependencies ?? {})],
+    requests: { ...json.peerDependencies, ...json.optionalDependencies, ...json.dependencies },
     peerDependencies: json.peerDependencies ?? {},
   };
 }

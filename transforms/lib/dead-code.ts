@@ -18,8 +18,13 @@ export function removeDeadDeclarations(context: TransformContext, candidates: Se
     for (const body of [...blocks, program]) pruneList(context, body, candidates, generatedUses, body === program ? [] : [program]);
   };
   prune();
-  // (a helper pruned above may have been what filled a store)
-  if (removeLoopsOverEmptyStores(context, candidates)) prune();
+  // (a helper pruned above may have been what filled a store); what only a removed loop used goes too, in the blocks
+  // that held it (`const now = Date.now()` before a reaper loop, its TTL constant)
+  const emptied = removeLoopsOverEmptyStores(context, candidates);
+  if (emptied.length > 0) {
+    blocks.unshift(...emptied);
+    prune();
+  }
   for (const name of generatedUses) candidates.delete(name);
   pruneImports(context, candidates);
 }
@@ -99,11 +104,12 @@ const OBJECT_READS = new Set(['keys', 'values', 'entries']);
 
 /**
  * Loops over a candidate store that is declared empty (`{}`, `[]`, `new Map()`, `new Set()`) once in the file and that
- * no remaining code can fill — every use only reads it, deletes from it, or iterates it — are removed.
+ * no remaining code can fill — every use only reads it, deletes from it, or iterates it — are removed; returns the
+ * statement lists that held them, innermost first.
  */
-function removeLoopsOverEmptyStores(context: TransformContext, candidates: Set<string>): boolean {
+function removeLoopsOverEmptyStores(context: TransformContext, candidates: Set<string>): AnyNode[][] {
   const { j } = context;
-  let removed = false;
+  const emptied: AnyNode[][] = [];
   for (const name of [...candidates]) {
     if (!declaredEmptyOnce(context, name)) continue;
     const uses = context.root.find(j.Identifier, { name }).filter((p) => !isDeclarationId(p) && !isPropertyName(p));
@@ -112,11 +118,12 @@ function removeLoopsOverEmptyStores(context: TransformContext, candidates: Set<s
       const loop = loopOver(p);
       if (!loop || !loop.parent) return;
       for (const referenced of referencedNames(j, loop.node)) candidates.add(referenced);
+      for (let at = loop.parent as ASTPath | null; at; at = at.parent as ASTPath | null)
+        if (at.node.type === 'BlockStatement') emptied.push((at.node as unknown as AnyNode).body as AnyNode[]);
       loop.prune();
-      removed = true;
     });
   }
-  return removed;
+  return emptied;
 }
 
 function declaredEmptyOnce(context: TransformContext, name: string): boolean {
