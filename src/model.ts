@@ -141,12 +141,21 @@ export interface ApplyResult extends CheckResult {
   /** Changed files that were re-parsed but not type-checked, and why (no tsconfig, JavaScript without checkJs, packages not installed). */
   typeUnchecked: Array<{ file: string; reason: string }>;
   /**
-   * Set when the 2026-07-28 move did not type-check and the project was migrated to `target` (2025-11-25) instead:
-   * the errors the v2 move introduced (lines are those of the v2 version of each file, which is not written).
+   * Set when the 2026-07-28 move did not type-check, or its package.json would not install beside the project's lock,
+   * and the project was migrated to `target` (2025-11-25) instead: the errors the v2 move introduced (lines are those
+   * of the v2 version of each file, which is not written), and each locked package whose peer range a range of the v2
+   * move's manifest leaves (`locked`: name, version, and `package-lock.json`, `npm-shrinkwrap.json` or `node_modules`).
    */
   deferred?: {
     target: string;
     errors: Array<{ relPath: string; line: number; column: number; code: number; message: string; lineText: string }>;
+    lockConflicts: Array<{
+      manifest: string;
+      locked: { name: string; version: string; source: string };
+      peer: string;
+      peerRange: string;
+      declared: string;
+    }>;
   };
 }
 

@@ -47,6 +47,33 @@ describe('apply --target 2026-07-28 and package.json', () => {
     expect(note?.message).toMatch(/outside the scanned root and was not edited/);
     fs.rmSync(outer, { recursive: true, force: true });
   });
+
+  it('does not keep server-legacy for a session table nothing fills any more', () => {
+    const root = workspace('legacy-types');
+    const manifest = { name: 'inventory', dependencies: { '@modelcontextprotocol/sdk': '^1.32.2', express: '^5', zod: '^4.2.0' } };
+    fs.writeFileSync(path.join(root, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+    fs.mkdirSync(path.join(root, 'src'));
+    fs.copyFileSync(
+      path.join(FIXTURES_DIR, '..', 'migrate-endpoint', '2026-07-28', 'shutdown-loop-over-sessions.input.ts'),
+      path.join(root, 'src', 'server.ts'),
+    );
+    const result = apply({ paths: [root], cwd: root, allowDirty: true, target: '2026-07-28' });
+    expect(result.problems).toEqual([]);
+    expect(result.deferred).toBeUndefined();
+    const server = fs.readFileSync(path.join(root, 'src', 'server.ts'), 'utf8');
+    expect(server).toContain('type StreamTable = Record<string, unknown>;');
+    expect(server).not.toContain('SSEServerTransport');
+    expect(server, 'the shutdown loop over the emptied table is gone').not.toContain('for (const id in streams)');
+    const dependencies = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).dependencies;
+    expect(Object.keys(dependencies).sort()).toEqual([
+      '@modelcontextprotocol/express',
+      '@modelcontextprotocol/node',
+      '@modelcontextprotocol/server',
+      'express',
+      'zod',
+    ]);
+    fs.rmSync(root, { recursive: true, force: true });
+  });
 });
 
 describe('the official codemod on the SDK surface', () => {

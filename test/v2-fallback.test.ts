@@ -129,6 +129,9 @@ describe('apply --target 2026-07-28 when the v2 move does not type-check', () =>
     expect(server).toContain('sessionIdGenerator: undefined');
     expect(server).toContain("from '@modelcontextprotocol/sdk/server/streamableHttp.js'");
     expect(server).toMatch(/^\s*\/\* mcp-migrate: v2-deferred: on 2025-11-25 .*\*\/\n\s*app\.post\('\/mcp'/m);
+    expect(server, 'the marker quotes the first error').toMatch(
+      /v2-deferred: on 2025-11-25 \(stateless, v1 SDK\) because the move to 2026-07-28 did not type-check: src\/tools\.ts:\d+ Cannot find module '@modelcontextprotocol\/sdk\/experimental\/tasks\/stores\/in-memory\.js' .*\(TS2307\) in the v2 version of the file; `mcp-migrate apply --dry-run` lists every error/,
+    );
     expect(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'), 'package.json stays on the v1 SDK').toBe(`${MANIFEST}\n`);
     expect(fs.readFileSync(path.join(dir, 'src/tools.ts'), 'utf8'), 'the tools stay on the v1 SDK').toContain(
       "import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';",
@@ -154,5 +157,70 @@ describe('apply --target 2026-07-28 when the v2 move does not type-check', () =>
     );
     expect(tsc(dir), 'the v2 result compiles').toBe('');
     expect((await check({ paths: [dir], cwd: dir })).findings.filter((f) => f.ruleId === 'v2-deferred')).toEqual([]);
+  }, 300_000);
+});
+
+describe('apply --target 2026-07-28 when the v2 manifest would not install beside the lock', () => {
+  // zod moves 3 → 4 with the v2 packages; form-kit, pinned and left alone, wants zod 3 as a peer (npm: ERESOLVE).
+  const manifest = JSON.stringify(
+    {
+      name: 'ledger',
+      type: 'module',
+      dependencies: { '@modelcontextprotocol/sdk': '^1.32.2', express: '^5', 'form-kit': '2.3.1', zod: '^3.25.0' },
+    },
+    null,
+    2,
+  );
+  const lock = JSON.stringify({
+    name: 'ledger',
+    lockfileVersion: 3,
+    packages: {
+      '': { name: 'ledger', dependencies: { '@modelcontextprotocol/sdk': '^1.32.2', express: '^5', 'form-kit': '2.3.1', zod: '^3.25.0' } },
+      'node_modules/form-kit': { version: '2.3.1', peerDependencies: { zod: '^3.22.0' } },
+      'node_modules/zod': { version: '3.25.76' },
+    },
+  });
+
+  it('keeps the project on 2025-11-25, names the locked package and both ranges, and check goes red on the v2 manifest', async () => {
+    const dir = project({
+      'src/server.ts': SERVER,
+      'src/tools.ts': TOOLS_FIXED,
+      'package.json': `${manifest}\n`,
+      'package-lock.json': lock,
+    });
+    const result = apply({ paths: [dir], cwd: dir, allowDirty: true, target: '2026-07-28' });
+    expect(result.deferred?.errors).toEqual([]);
+    expect(result.deferred?.lockConflicts).toEqual([
+      {
+        manifest: 'package.json',
+        locked: { name: 'form-kit', version: '2.3.1', source: 'package-lock.json' },
+        peer: 'zod',
+        peerRange: '^3.22.0',
+        declared: '^4.2.0',
+      },
+    ]);
+    expect(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'), 'package.json stays as it was').toBe(`${manifest}\n`);
+    const server = fs.readFileSync(path.join(dir, 'src/server.ts'), 'utf8');
+    expect(server).toContain('sessionIdGenerator: undefined');
+    expect(server).toContain(
+      '/* mcp-migrate: v2-deferred: on 2025-11-25 (stateless, v1 SDK) because its package.json would not install: form-kit 2.3.1 (package-lock.json) wants zod ^3.22.0 as a peer; the v2 move needs zod ^4.2.0 (npm: ERESOLVE); update form-kit or take it out of package-lock.json, then run apply again */',
+    );
+    expect(tsc(dir), 'the 2025-11-25 result compiles').toBe('');
+    expect(apply({ paths: [dir], cwd: dir, allowDirty: true, target: '2026-07-28' }).changes, 'a second apply changes nothing').toEqual([]);
+
+    // The v2 manifest written by hand, without touching the lock: the gate is red.
+    fs.writeFileSync(
+      path.join(dir, 'package.json'),
+      manifest
+        .replace('"zod": "^3.25.0"', '"zod": "^4.2.0"')
+        .replace('"express"', '"@modelcontextprotocol/server": "^2.4.0",\n    "express"'),
+    );
+    const checked = await check({ paths: [dir], cwd: dir });
+    expect(checked.findings.filter((f) => f.ruleId === 'v2-peer-ranges').map((f) => [f.severity, f.message])).toEqual([
+      [
+        'error',
+        'zod ^4.2.0 cannot install beside the locked form-kit 2.3.1 (package-lock.json), which wants zod ^3.22.0 as a peer: npm install stops with ERESOLVE.',
+      ],
+    ]);
   }, 300_000);
 });

@@ -16,7 +16,7 @@ import { DEFAULT_TARGET, type Target } from './targets';
 import { rulesOf, type Migration } from './migrate';
 import { migrateOrDefer, V2_DEFERRED_RULE } from './v2-fallback';
 import { zodCompanions } from './v2-fixups';
-import { ownerManifests } from './manifests';
+import { describeLockConflict, ownerManifests } from './manifests';
 import { joinPath } from '../analysis/endpoints/model';
 
 export { DEFAULT_TARGET, TARGETS, type Target } from './targets';
@@ -113,6 +113,12 @@ export function apply(options: ApplyOptions): ApplyResult {
         line: error.line,
         ruleId: V2_DEFERRED_RULE,
         message: `The v2 move needs a human (the project stays on ${gated.deferred!.target}): TS${error.code} ${error.message} — at \`${error.lineText}\` in the v2 version of this file.`,
+      })),
+      ...(gated.deferred?.lockConflicts ?? []).map((conflict) => ({
+        file: conflict.manifest,
+        line: 1,
+        ruleId: V2_DEFERRED_RULE,
+        message: `The v2 move needs a human (the project stays on ${gated.deferred!.target}): its package.json would not install, ${describeLockConflict(conflict)} (npm install: ERESOLVE). Update ${conflict.locked.name} or take it out of ${conflict.locked.source}, then run apply again.`,
       })),
       ...(migration.movedToV2
         ? manifestChanges.map((c) => ({

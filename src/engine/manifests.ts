@@ -4,7 +4,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Finding } from '../model';
-import { conflicts, type Conflict, type PackageJson } from './v2-dependencies';
+import { conflicts, declared as declaredRange, type Conflict, type PackageJson } from './v2-dependencies';
+import { lockedPeerConflicts, type LockedPeerConflict } from './locked-peers';
+import { V2_VERSIONS } from './sdk-v2-surface';
 
 export const PEER_RANGES_RULE = 'v2-peer-ranges';
 
@@ -47,8 +49,37 @@ export function manifestFindings(root: string, absPaths: string[], texts: Readon
       continue;
     }
     for (const conflict of conflicts(manifest, path.dirname(absPath))) findings.push(peerFinding(rel, text, conflict));
+    for (const conflict of lockConflicts(manifest, path.dirname(absPath))) findings.push(lockFinding(rel, text, manifest, conflict));
   }
   return findings;
+}
+
+/**
+ * The packages a v2 manifest's project has locked (or installed) that will not install beside the ranges it declares
+ * (see locked-peers.ts). A manifest that names no v2 package is not this tool's to judge.
+ */
+export function lockConflicts(manifest: PackageJson, projectDir: string): LockedPeerConflict[] {
+  return Object.keys(V2_VERSIONS).some((name) => declaredRange(manifest, name)) ? lockedPeerConflicts(manifest, projectDir) : [];
+}
+
+/** `ai 4.3.19 (package-lock.json) wants zod ^3.23.8 as a peer; package.json names zod ^4.2.0`. */
+export function describeLockConflict(conflict: LockedPeerConflict): string {
+  const { locked, peer, peerRange, declared } = conflict;
+  return `${locked.name} ${locked.version} (${locked.source}) wants ${peer} ${peerRange} as a peer; the v2 move needs ${peer} ${declared}`;
+}
+
+function lockFinding(file: string, text: string, manifest: PackageJson, conflict: LockedPeerConflict): Finding {
+  const { locked, peer, peerRange, declared } = conflict;
+  return {
+    ruleId: PEER_RANGES_RULE,
+    severity: 'error',
+    message: `${peer} ${declared} cannot install beside the locked ${locked.name} ${locked.version} (${locked.source}), which wants ${peer} ${peerRange} as a peer: npm install stops with ERESOLVE.`,
+    hint: `Move ${locked.name} to a version that accepts ${peer} ${declared} (or drop it), then install and run \`mcp-migrate apply\` again.`,
+    fix: 'manual',
+    data: { name: peer, declared, required: peerRange, by: `${locked.name}@${locked.version}` },
+    file,
+    ...entryPosition(text, { name: peer, section: declaredRange(manifest, peer)?.section ?? 'dependencies' }),
+  };
 }
 
 function peerFinding(file: string, text: string, conflict: Conflict): Finding {
@@ -67,7 +98,10 @@ function peerFinding(file: string, text: string, conflict: Conflict): Finding {
 }
 
 /** 1-based position of `"name": "range"` in its section (line 1 when it cannot be found). */
-function entryPosition(text: string, conflict: Conflict): { line: number; column: number; endLine: number; endColumn: number } {
+function entryPosition(
+  text: string,
+  conflict: Pick<Conflict, 'name' | 'section'>,
+): { line: number; column: number; endLine: number; endColumn: number } {
   const section = text.search(new RegExp(`"${conflict.section}"\\s*:`));
   const entry = text.indexOf(`"${conflict.name}"`, Math.max(section, 0));
   if (section < 0 || entry < 0) return { line: 1, column: 1, endLine: 1, endColumn: 1 };

@@ -23,6 +23,7 @@ import { fixupsFor, satisfyV2Dependencies, settledByRaise } from './v2-fixups';
 import type { Raise } from './v2-dependencies';
 import { DEFAULT_TARGET, type Target } from './targets';
 import { raiseDependencyRange, raiseSdkRange, sdkFloor, V1_SDK, V1_TESTED_RANGE } from './sdk-floor';
+import { importsPackage, LEGACY_PACKAGE, withoutDependency } from './sdk-v2-surface';
 import * as path from 'node:path';
 import { emitProgress } from './progress';
 
@@ -169,6 +170,7 @@ export function migrateSources(sources: SourceInput[], options: MigrateOptions =
     surfaceNotes.push(...surface.notes.filter((note) => !settledByRaise(note, dependencies.raised)), ...dependencies.notes);
     stale = surface.changed || stale;
     stale = runFixups(files, dependencies.raised, localOptions, problems, applied) || stale;
+    manifests = withoutUnimportedLegacy(files, manifests, options.manifests ?? new Map());
   }
   surfaceNotes.push(...transformNotes(files));
   manifests = new Map([...manifests, ...raiseFrameworkFloors(files, manifests, surfaceNotes, raised)]);
@@ -251,6 +253,24 @@ function raiseFrameworkFloors(
     }
   }
   return raised;
+}
+
+/**
+ * `@modelcontextprotocol/server-legacy` goes from each manifest the v2 move added it to when none of the package's
+ * files imports it any more: the codemod added it for a legacy class that the v2 fix-ups then took out of dead code.
+ */
+function withoutUnimportedLegacy(
+  files: Map<string, WorkingFile>,
+  manifests: Map<string, string>,
+  before: ReadonlyMap<string, string>,
+): Map<string, string> {
+  const result = new Map(manifests);
+  for (const [manifest, owned] of changedFilesByManifest(files, manifests)) {
+    const text = manifests.get(manifest)!;
+    if (before.get(manifest)?.includes(`"${LEGACY_PACKAGE}"`) || owned.some((w) => importsPackage(w.text, LEGACY_PACKAGE))) continue;
+    result.set(manifest, withoutDependency(text, LEGACY_PACKAGE));
+  }
+  return result;
 }
 
 /** The files the migration changed, by the manifest that owns them (the nearest package.json above). */

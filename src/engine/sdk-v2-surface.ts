@@ -154,6 +154,34 @@ function importedV2Packages(texts: string[]): string[] {
   return [...found].sort();
 }
 
+export const LEGACY_PACKAGE = '@modelcontextprotocol/server-legacy';
+
+/** The module imports or requires `name` (or a subpath of it). */
+export function importsPackage(text: string, name: string): boolean {
+  return importedV2Packages([text]).includes(name);
+}
+
+/** The manifest without `name` in any dependency section (its indentation kept, as addMissingDependencies writes it). */
+export function withoutDependency(manifest: string, name: string): string {
+  let json: Record<string, unknown>;
+  try {
+    json = JSON.parse(manifest) as Record<string, unknown>;
+  } catch {
+    return manifest;
+  }
+  let removed = false;
+  for (const section of ['dependencies', 'devDependencies', 'optionalDependencies']) {
+    const deps = json[section] as Record<string, string> | undefined;
+    if (deps && name in deps) {
+      delete deps[name];
+      removed = true;
+    }
+  }
+  if (!removed) return manifest;
+  const indent = /^[ \t]+(?=")/m.exec(manifest)?.[0] ?? '  ';
+  return `${JSON.stringify(json, null, indent)}${manifest.endsWith('\n') ? '\n' : ''}`;
+}
+
 /** Every imported v2 package is a dependency (the codemod adds only the ones its own rewrites import). */
 function addMissingDependencies(manifest: string, packages: string[]): string {
   let json: { dependencies?: Record<string, string>; devDependencies?: Record<string, string>; peerDependencies?: Record<string, string> };

@@ -39,8 +39,8 @@ export interface Raise extends Conflict {
   to: string;
 }
 
-type DependencySection = 'dependencies' | 'devDependencies' | 'optionalDependencies';
-const SECTIONS: DependencySection[] = ['dependencies', 'devDependencies', 'optionalDependencies'];
+export type DependencySection = 'dependencies' | 'devDependencies' | 'optionalDependencies';
+export const SECTIONS: DependencySection[] = ['dependencies', 'devDependencies', 'optionalDependencies'];
 
 interface Installed {
   dir: string;
@@ -118,7 +118,7 @@ export function packageName(specifier: string): string {
 }
 
 /** The range a manifest declares for `name`, and where. */
-function declared(manifest: PackageJson, name: string): { section: DependencySection; range: string } | undefined {
+export function declared(manifest: PackageJson, name: string): { section: DependencySection; range: string } | undefined {
   for (const section of SECTIONS) {
     const range = manifest[section]?.[name];
     if (range !== undefined) return { section, range };

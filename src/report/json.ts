@@ -44,6 +44,8 @@ export interface JsonApplyReport extends JsonCheckReport {
   endpoints: ServedEndpoint[];
   rolledBack: RolledBackEndpoint[];
   typeUnchecked: Array<{ file: string; reason: string }>;
+  /** Present when the project was kept on 2025-11-25: why the 2026-07-28 move was not written. */
+  deferred?: NonNullable<ApplyResult['deferred']>;
 }
 
 export function renderJson(input: AnyResult, options: ReportOptions): string {
@@ -74,8 +76,30 @@ export function toJsonReport(input: AnyResult, options: Pick<ReportOptions, 'too
     report.endpoints = result.endpoints.map(endpoint);
     report.rolledBack = (result.rolledBack ?? []).map((r) => ({ endpoint: r.endpoint, reason: r.reason }));
     report.typeUnchecked = (result.typeUnchecked ?? []).map((u) => ({ file: u.file, reason: u.reason }));
+    if (result.deferred) report.deferred = deferred(result.deferred);
   }
   return report as unknown as JsonCheckReport | JsonApplyReport;
+}
+
+function deferred(d: NonNullable<ApplyResult['deferred']>): NonNullable<ApplyResult['deferred']> {
+  return {
+    target: d.target,
+    errors: d.errors.map((e) => ({
+      relPath: e.relPath,
+      line: e.line,
+      column: e.column,
+      code: e.code,
+      message: e.message,
+      lineText: e.lineText,
+    })),
+    lockConflicts: d.lockConflicts.map((c) => ({
+      manifest: c.manifest,
+      locked: { name: c.locked.name, version: c.locked.version, source: c.locked.source },
+      peer: c.peer,
+      peerRange: c.peerRange,
+      declared: c.declared,
+    })),
+  };
 }
 
 function baseline(b: BaselineSummary): Record<string, unknown> {

@@ -27,6 +27,12 @@ export function relativeTo<T extends AnyResult>(result: T, dir: string): T {
     apply.manual = result.manual.map(withFile);
     apply.endpoints = result.endpoints.map(withFile);
     apply.typeUnchecked = (result.typeUnchecked ?? []).map(withFile);
+    if (result.deferred)
+      apply.deferred = {
+        ...result.deferred,
+        errors: result.deferred.errors.map((e) => ({ ...e, relPath: rebase(e.relPath) })),
+        lockConflicts: result.deferred.lockConflicts.map((c) => ({ ...c, manifest: rebase(c.manifest) })),
+      };
     // An endpoint id is `<file>#<path>`.
     apply.rolledBack = (result.rolledBack ?? []).map((r) => {
       const hash = r.endpoint.indexOf('#');

@@ -70,7 +70,10 @@ export const engineRuleMetas: readonly RuleMeta[] = [
       'dependencies its public types import (zod: the project hands its schemas to the server, and server 2.4 reads zod >= 4.2 only). ' +
       "mcp-migrate reads these from the installed packages (the project's own copy when it matches the declared range, else its " +
       'own) and reports a declared range that admits versions outside them: such a project installs, then fails to compile ' +
-      '(TS2769) or answers tools/list with -32603. On 2026-07-28, `apply` raises the range to the lowest one inside the requirement.',
+      '(TS2769) or answers tools/list with -32603. On 2026-07-28, `apply` raises the range to the lowest one inside the requirement. ' +
+      'It also reports a range that a package the project has locked (package-lock.json, else node_modules) and keeps installed ' +
+      'does not accept as a peer (`ai@4` wants zod ^3 while the v2 packages need zod 4): npm install stops with ERESOLVE. `apply` ' +
+      'never writes such a manifest: it keeps the project on 2025-11-25 (`v2-deferred`).',
     hint: 'Raise the range into what the v2 package requires, then install.',
     sources: [
       '@modelcontextprotocol/server package.json (dependencies.zod)',
@@ -79,14 +82,16 @@ export const engineRuleMetas: readonly RuleMeta[] = [
   },
   {
     id: 'v2-deferred',
-    title: 'A project kept on 2025-11-25 because its move to 2026-07-28 did not type-check',
+    title: 'A project kept on 2025-11-25 because its move to 2026-07-28 did not type-check or would not install',
     severity: 'warning',
     fix: 'manual',
     doc:
       'On the 2026-07-28 target, when the v2 move (v2 packages, the official codemod, the v2 fix-ups) leaves type errors that the ' +
-      '2025-11-25 migration does not, `apply` writes the 2025-11-25 result instead: stateless Streamable HTTP on the v1 SDK, ' +
-      'which compiles. The report lists the errors of the v2 move (file, line, message, the line itself), and a marker at the ' +
-      "endpoint keeps the project's state visible. A warning, not an error: nothing deprecated remains (the CI gate's purpose), " +
+      '2025-11-25 migration does not, or its package.json would not install beside a package the project has locked (a peer ' +
+      'range the raised zod or framework leaves), `apply` writes the 2025-11-25 result instead: stateless Streamable HTTP on ' +
+      'the v1 SDK, which compiles. The report lists the errors of the v2 move (file, line, message, the line itself) and the ' +
+      'lock conflicts (package, locked version, its peer range, the range the move needs); a marker at the endpoint quotes ' +
+      "the first of them and keeps the project's state visible. A warning, not an error: nothing deprecated remains (the CI gate's purpose), " +
       'but 2026-07-28 clients are served through the 2025 handshake only; `--max-warnings 0` makes CI insist on the move.',
     hint: 'Run `mcp-migrate apply --dry-run` for the errors of the v2 move, fix them in the code, then run apply again.',
     sources: ['typescript-sdk docs/migration/upgrade-to-v2.md', 'typescript-sdk docs/migration/support-2026-07-28.md'],

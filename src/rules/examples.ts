@@ -380,7 +380,7 @@ export function buildServer(): McpServer {
   'v2-deferred': {
     before: `import { McpServer } from '${SDK}/server/mcp.js';
 
-/* mcp-migrate: v2-deferred: on 2025-11-25 (stateless, v1 SDK) because the move to 2026-07-28 did not type-check; \`mcp-migrate apply --dry-run\` lists the errors: fix them, then run apply again */
+/* mcp-migrate: v2-deferred: on 2025-11-25 (stateless, v1 SDK) because the move to 2026-07-28 did not type-check: src/jobs.ts:2 Cannot find module '@modelcontextprotocol/sdk/experimental/tasks/stores/in-memory.js' or its corresponding type declarations. (TS2307) in the v2 version of the file; \`mcp-migrate apply --dry-run\` lists every error: fix them, then run apply again */
 export const buildServer = () => new McpServer({ name: 'ledger', version: '1.0.0' });
 `,
     after: `import { McpServer } from '@modelcontextprotocol/server';

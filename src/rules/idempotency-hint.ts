@@ -80,7 +80,8 @@ function hintFinding(tool: ToolRegistration, conversion: Conversion | undefined)
   const message = `Tool \`${tool.name}\` has no readOnlyHint/idempotentHint: clients cannot tell whether re-issuing a dropped call is safe (${evidence}).`;
   const writable = conversion ? toolAnnotationsAreLiteral(tool) : tool.form !== 'tool' && hintsCanBeWrittenInline(tool);
   const hints = writable ? inference?.hints : undefined;
-  const moves = !!hints || (!!conversion && toolAnnotationsArgument(tool) !== undefined);
+  const misread = !!conversion && descriptionMisreadByCodemod(tool, conversion.registerTool);
+  const moves = !!hints || (!!conversion && (toolAnnotationsArgument(tool) !== undefined || misread));
   const unsure = inference && !inference.hints ? { unsure: inference.unsure } : undefined;
   const data = { ...(hints && { hints }), ...(moves && conversion), ...unsure };
   const options: ReportOptions = {
@@ -88,7 +89,18 @@ function hintFinding(tool: ToolRegistration, conversion: Conversion | undefined)
     ...(unsure && { hint: UNSURE_HINT }),
     ...(Object.keys(data).length > 0 && { data }),
   };
-  return { message: moves ? `${message}${sdkNote(conversion)}` : message, options };
+  const why = misread && !hints ? ` ${MISREAD_NOTE}` : '';
+  return { message: moves ? `${message}${why}${sdkNote(conversion)}` : message, options };
+}
+
+const MISREAD_NOTE =
+  'Its description is not a string literal, which the official v1→v2 codemod reads as an input schema: `apply` moves it into `registerTool` first.';
+
+/** The official codemod takes a `.tool()` description for a schema unless it is written as a string literal. */
+function descriptionMisreadByCodemod(tool: ToolRegistration, layout: RegisterToolLayout): boolean {
+  if (layout.description === undefined || !Node.isCallExpression(tool.node)) return false;
+  const description = tool.node.getArguments()[layout.description];
+  return !Node.isStringLiteral(description) && !Node.isNoSubstitutionTemplateLiteral(description);
 }
 
 const UNSURE_HINT =

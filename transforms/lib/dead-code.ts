@@ -1,5 +1,8 @@
 // After routes are replaced, the session machinery they used (transport maps, lookup helpers, id imports) is dead.
-// Remove exactly what the removed code referenced and nothing references any more; never touch exports.
+// Remove exactly what the removed code referenced and nothing references any more; never touch exports. A session
+// table the removed code filled may stay referenced by code that only reads it (a shutdown loop closing every
+// transport): nothing fills it any more, so a loop over it never runs, and goes too.
+import type { ASTPath } from 'jscodeshift';
 import type { TransformContext } from './context';
 import { declaredNames, referencedNames, type AnyNode } from './ast';
 import { pruneImports } from './imports';
@@ -11,7 +14,17 @@ export function removeDeadDeclarations(context: TransformContext, candidates: Se
   const generatedUses = placeholderNames(context);
   for (const name of generatedUses) candidates.delete(name);
   // Inner blocks first (a map declared in the function that registered the routes), then the program.
-  for (const body of [...blocks, program]) pruneList(context, body, candidates, generatedUses, body === program ? [] : [program]);
+  const prune = () => {
+    for (const body of [...blocks, program]) pruneList(context, body, candidates, generatedUses, body === program ? [] : [program]);
+  };
+  prune();
+  // (a helper pruned above may have been what filled a store); what only a removed loop used goes too, in the blocks
+  // that held it (`const now = Date.now()` before a reaper loop, its TTL constant)
+  const emptied = removeLoopsOverEmptyStores(context, candidates);
+  if (emptied.length > 0) {
+    blocks.unshift(...emptied);
+    prune();
+  }
   for (const name of generatedUses) candidates.delete(name);
   pruneImports(context, candidates);
 }
@@ -83,4 +96,128 @@ function isRequireStatement(statement: AnyNode): boolean {
       );
     })
   );
+}
+
+/** Methods that read a Map, Set, array or object without adding to it. */
+const READ_METHODS = new Set(['get', 'has', 'delete', 'clear', 'keys', 'values', 'entries', 'forEach', 'size', 'length']);
+const OBJECT_READS = new Set(['keys', 'values', 'entries']);
+
+/**
+ * Loops over a candidate store that is declared empty (`{}`, `[]`, `new Map()`, `new Set()`) once in the file and that
+ * no remaining code can fill — every use only reads it, deletes from it, or iterates it — are removed; returns the
+ * statement lists that held them, innermost first.
+ */
+function removeLoopsOverEmptyStores(context: TransformContext, candidates: Set<string>): AnyNode[][] {
+  const { j } = context;
+  const emptied: AnyNode[][] = [];
+  for (const name of [...candidates]) {
+    if (!declaredEmptyOnce(context, name)) continue;
+    const uses = context.root.find(j.Identifier, { name }).filter((p) => !isDeclarationId(p) && !isPropertyName(p));
+    if (!uses.every((p) => onlyReads(p))) continue;
+    uses.forEach((p) => {
+      const loop = loopOver(p);
+      if (!loop || !loop.parent) return;
+      for (const referenced of referencedNames(j, loop.node)) candidates.add(referenced);
+      for (let at = loop.parent as ASTPath | null; at; at = at.parent as ASTPath | null)
+        if (at.node.type === 'BlockStatement') emptied.push((at.node as unknown as AnyNode).body as AnyNode[]);
+      loop.prune();
+    });
+  }
+  return emptied;
+}
+
+function declaredEmptyOnce(context: TransformContext, name: string): boolean {
+  const { j } = context;
+  const declarators = context.root.find(j.VariableDeclarator, { id: { type: 'Identifier', name } });
+  // (a parameter or catch binding of the same name shadows it somewhere: not followed)
+  const others = context.root.find(j.Identifier, { name }).filter((p) => {
+    const parent = p.parent?.node as AnyNode;
+    return (isFunctionLike(parent) && (parent.params as unknown[]).includes(p.node)) || parent.type === 'CatchClause';
+  });
+  if (declarators.length !== 1 || others.length > 0) return false;
+  const init = declarators.get().node.init as AnyNode | null;
+  if (!init) return false;
+  if (init.type === 'ObjectExpression') return (init.properties as AnyNode[]).length === 0;
+  if (init.type === 'ArrayExpression') return (init.elements as AnyNode[]).length === 0;
+  const callee = init.callee as AnyNode | undefined;
+  return (
+    init.type === 'NewExpression' &&
+    callee?.type === 'Identifier' &&
+    ['Map', 'Set'].includes(callee.name as string) &&
+    (init.arguments as AnyNode[]).length === 0
+  );
+}
+
+function isFunctionLike(node: AnyNode): boolean {
+  return Array.isArray(node.params);
+}
+
+function isDeclarationId(path: ASTPath): boolean {
+  const parent = path.parent?.node as AnyNode;
+  return parent.type === 'VariableDeclarator' && parent.id === path.node;
+}
+
+/** `x.name`, `{ name: … }`, `interface { name: … }`: a property called like the store, not the store. */
+function isPropertyName(path: ASTPath): boolean {
+  const parent = path.parent?.node as AnyNode;
+  if ((parent.type === 'MemberExpression' || parent.type === 'OptionalMemberExpression') && parent.property === path.node)
+    return !parent.computed;
+  if (['ObjectProperty', 'Property', 'ClassProperty', 'ObjectMethod', 'TSPropertySignature'].includes(parent.type))
+    return parent.key === path.node && !parent.computed && !parent.shorthand;
+  return parent.type === 'TSTypeQuery';
+}
+
+/** A use that cannot add to the store: `s[k]` read or deleted, a read method, `k in s`, `Object.keys(s)`, a loop over it. */
+function onlyReads(path: ASTPath): boolean {
+  const parent = path.parent?.node as AnyNode;
+  const grand = path.parent?.parent?.node as AnyNode | undefined;
+  if (parent.type === 'ForInStatement' || parent.type === 'ForOfStatement') return parent.right === path.node;
+  if (parent.type === 'BinaryExpression') return parent.operator === 'in' && parent.right === path.node;
+  if (parent.type === 'CallExpression') return isObjectRead(parent) && (parent.arguments as AnyNode[])[0] === path.node;
+  if (parent.type !== 'MemberExpression' || parent.object !== path.node || !grand) return false;
+  if (grand.type === 'AssignmentExpression' && grand.left === parent) return false;
+  if (grand.type === 'UpdateExpression') return false;
+  if (parent.computed) return true;
+  const method = (parent.property as AnyNode).name as string;
+  return READ_METHODS.has(method);
+}
+
+function isObjectRead(call: AnyNode): boolean {
+  const callee = call.callee as AnyNode;
+  return (
+    callee.type === 'MemberExpression' &&
+    (callee.object as AnyNode).type === 'Identifier' &&
+    (callee.object as AnyNode).name === 'Object' &&
+    OBJECT_READS.has((callee.property as AnyNode).name as string)
+  );
+}
+
+/** The statement that iterates the store the identifier names: `for (… in|of s…)`, `s.forEach(…)`, `Object.values(s).forEach(…)`. */
+function loopOver(path: ASTPath): ASTPath | undefined {
+  let iterable: ASTPath = path;
+  const parent = path.parent?.node as AnyNode;
+  if (parent.type === 'CallExpression' && isObjectRead(parent)) iterable = path.parent;
+  else if (parent.type === 'MemberExpression' && !parent.computed && path.parent.parent?.node.type === 'CallExpression') {
+    const method = (parent.property as AnyNode).name as string;
+    if (method === 'forEach') return statementOf(path.parent.parent);
+    if (['keys', 'values', 'entries'].includes(method)) iterable = path.parent.parent;
+  }
+  const holder = iterable.parent?.node as AnyNode;
+  if ((holder.type === 'ForInStatement' || holder.type === 'ForOfStatement') && holder.right === iterable.node) return iterable.parent;
+  const member = holder;
+  if (
+    iterable !== path &&
+    member.type === 'MemberExpression' &&
+    !member.computed &&
+    (member.property as AnyNode).name === 'forEach' &&
+    iterable.parent.parent?.node.type === 'CallExpression'
+  )
+    return statementOf(iterable.parent.parent);
+  return undefined;
+}
+
+/** The call when it is a whole expression statement (`s.forEach(…);`, `await …` excluded: its result is used). */
+function statementOf(call: ASTPath): ASTPath | undefined {
+  const parent = call.parent?.node as AnyNode;
+  return parent.type === 'ExpressionStatement' && parent.expression === call.node ? call.parent : undefined;
 }
