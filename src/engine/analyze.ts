@@ -348,15 +348,11 @@ function servesEndpoint(plans: EndpointPlan[], relPath: string): boolean {
  * that ends its session): one `session-client` warning, never a marker.
  */
 function asClientFindings(findings: Finding[]): void {
-  for (const finding of findings) {
-    if (!isEndpointFinding(finding)) continue;
-    finding.message = `Client relies on the old transport (${finding.ruleId}): ${finding.message}`;
-    finding.ruleId = 'session-client';
-    finding.severity = 'warning';
-    finding.fix = 'manual';
-    finding.hint = 'Send each request on its own: no session header, no GET stream, no DELETE; expect no `Mcp-Session-Id` back.';
-    delete finding.data;
-  }
+  asWarnings(findings.filter(isEndpointFinding), {
+    ruleId: 'session-client',
+    subject: 'Client',
+    hint: 'Send each request on its own: no session header, no GET stream, no DELETE; expect no `Mcp-Session-Id` back.',
+  });
 }
 
 /**
@@ -364,13 +360,24 @@ function asClientFindings(findings: Finding[]): void {
  * `session-test` warning, never a marker or a rewrite.
  */
 function asTestFindings(findings: Finding[]): void {
+  asWarnings(
+    findings.filter((finding) => isEndpointFinding(finding) || finding.ruleId === 'session-state'),
+    {
+      ruleId: 'session-test',
+      subject: 'Test',
+      hint: 'Update the test for stateless Streamable HTTP: one POST endpoint, no session id, 405 on GET and DELETE.',
+    },
+  );
+}
+
+/** Findings in code that is not an endpoint become manual warnings of `ruleId`, saying what relies on them. */
+function asWarnings(findings: Finding[], as: { ruleId: string; subject: string; hint: string }): void {
   for (const finding of findings) {
-    if (!ENDPOINT_RULES.has(finding.ruleId) && finding.ruleId !== 'session-state') continue;
-    finding.message = `Test relies on the old transport (${finding.ruleId}): ${finding.message}`;
-    finding.ruleId = 'session-test';
+    finding.message = `${as.subject} relies on the old transport (${finding.ruleId}): ${finding.message}`;
+    finding.ruleId = as.ruleId;
     finding.severity = 'warning';
     finding.fix = 'manual';
-    finding.hint = 'Update the test for stateless Streamable HTTP: one POST endpoint, no session id, 405 on GET and DELETE.';
+    finding.hint = as.hint;
     delete finding.data;
   }
 }
