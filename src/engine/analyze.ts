@@ -1,5 +1,6 @@
 // Handle stage: parse each import group of the candidate files into a ts-morph project (so imports resolve across
 // its files), run every enabled rule on every file, then apply suppressions and collect migration markers.
+import { createHash } from 'node:crypto';
 import { Project, ts, type Node, type ResolutionHostFactory, type SourceFile } from 'ts-morph';
 import type { Finding, Suppression } from '../model';
 import type { ReportOptions, Rule } from '../rules/rule';
@@ -36,6 +37,8 @@ export interface Analysis {
   sourceFile(relPath: string): SourceFile | undefined;
   /** The project's endpoint plans (computed on first use). */
   endpoints(): EndpointPlan[];
+  /** Each import group's analysis by its {@link groupKey}, with the rules it ran: what a re-analysis reuses. */
+  reusable?: { rules: readonly Rule[]; groups: ReadonlyMap<string, GroupAnalysis> };
 }
 
 /** Files in a node_modules directory: a package specifier may name them. */
@@ -92,24 +95,43 @@ export function syntaxError(sourceFile: SourceFile): string | undefined {
  * whether every listener binds loopback — then never depends on another server scanned with it, and a group is
  * analysed alike whichever other groups share its chunk or worker.
  */
-export function analyzeSources(sources: SourceInput[], rules: readonly Rule[]): Analysis {
+export function analyzeSources(sources: SourceInput[], rules: readonly Rule[], previous?: Analysis): Analysis {
   const graph = new ImportGraph(sources.map((source) => ({ absPath: source.absPath, specifiers: localSpecifiers(source.text) })));
-  const groups = graph.groups().map((group) =>
-    analyzeGroup(
-      group.map((index) => sources[index]),
-      rules,
-    ),
-  );
+  const earlier = previous?.reusable;
+  const reusable = earlier && sameRules(earlier.rules, rules) ? earlier.groups : undefined;
+  const keyed = new Map<string, GroupAnalysis>();
+  const groups = graph.groups().map((indices) => {
+    const group = indices.map((index) => sources[index]);
+    const key = groupKey(group);
+    const analysed = reusable?.get(key) ?? analyzeGroup(group, rules);
+    keyed.set(key, analysed);
+    return analysed;
+  });
   const byRel = new Map(groups.flatMap((group) => [...group.byRel]));
   return {
     projects: groups.map((group) => group.project),
     files: groups.flatMap((group) => group.files).sort((a, b) => a.relPath.localeCompare(b.relPath)),
     sourceFile: (relPath) => byRel.get(relPath),
     endpoints: () => groups.flatMap((group) => group.endpoints()).sort((a, b) => a.id.localeCompare(b.id)),
+    reusable: { rules, groups: keyed },
   };
 }
 
-interface GroupAnalysis {
+function sameRules(a: readonly Rule[], b: readonly Rule[]): boolean {
+  return a.length === b.length && a.every((rule, index) => rule === b[index]);
+}
+
+/**
+ * What a group's analysis depends on: its files' paths and texts. A group is analysed in a project of its own, so
+ * one whose key is unchanged since an earlier analysis has the same findings and plans, and is not analysed again.
+ */
+function groupKey(group: readonly SourceInput[]): string {
+  const hash = createHash('sha1');
+  for (const source of group) hash.update(`${source.absPath}\0${source.relPath}\0${source.text.length}\0`).update(source.text);
+  return hash.digest('hex');
+}
+
+export interface GroupAnalysis {
   project: Project;
   byRel: Map<string, SourceFile>;
   files: FileAnalysis[];

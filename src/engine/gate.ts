@@ -53,6 +53,7 @@ export function migrateGated(root: string, sources: SourceInput[], options: Migr
         migration.analysis = analyzeSources(
           sources.map((s) => ({ ...s, text: migration.outputs.get(s.relPath)! })),
           options.rules ?? allRules,
+          migration.analysis,
         );
       const restoredFiles = new Set(restored.map((r) => r.file));
       return {

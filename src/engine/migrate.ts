@@ -119,7 +119,7 @@ export function migrateSources(sources: SourceInput[], options: MigrateOptions =
   let localOptions: MigrateOptions = { ...options, localServer: bindsLoopbackOnly(analysis) };
   for (const transform of enabled) {
     if (stale) {
-      analysis = reanalyze(files, rules);
+      analysis = reanalyze(files, rules, analysis);
       localOptions = { ...options, localServer: bindsLoopbackOnly(analysis) };
     }
     stale = false;
@@ -134,7 +134,7 @@ export function migrateSources(sources: SourceInput[], options: MigrateOptions =
     }
   }
   if (stale) {
-    analysis = reanalyze(files, rules);
+    analysis = reanalyze(files, rules, analysis);
     stale = false;
   }
   // What a transform should have fixed but did not gets a marker now, not on the next run. So does session state a
@@ -179,7 +179,7 @@ export function migrateSources(sources: SourceInput[], options: MigrateOptions =
     if (floors.size > 0) raised.add(V1_SDK);
     manifests = new Map([...manifests, ...floors]);
   }
-  if (stale) analysis = reanalyze(files, rules);
+  if (stale) analysis = reanalyze(files, rules, analysis);
   return {
     movedToV2,
     plans,
@@ -372,10 +372,12 @@ function bindsLoopbackOnly(analysis: Analysis): true | undefined {
   return hosts.length > 0 && hosts.every((host) => typeof host === 'string' && LOOPBACK.has(host)) ? true : undefined;
 }
 
-function reanalyze(files: Map<string, WorkingFile>, rules: readonly Rule[]): Analysis {
+/** The analysis of the current texts; import groups none of whose files changed since `previous` are reused. */
+function reanalyze(files: Map<string, WorkingFile>, rules: readonly Rule[], previous: Analysis): Analysis {
   return analyzeSources(
     [...files.values()].map((w) => ({ ...w.source, text: w.text })),
     rules,
+    previous,
   );
 }
 
