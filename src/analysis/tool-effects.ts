@@ -258,6 +258,8 @@ interface Frame {
   args?: Origin[];
   depth: number;
   parent?: Frame;
+  /** The call site a followed function is read at (its parameters stand for this call's arguments). */
+  call?: CallExpression | NewExpression;
 }
 
 class StepLimit extends Error {}
@@ -635,10 +637,19 @@ class HandlerReader {
         // A parameter of a followed function stands for its argument; any local stands for itself as well.
         if (!this.isHandlerParameter(identifier, frame)) roots.add(declaration);
         for (const source of this.bindingSources(declaration, owner)) visit(source);
+        const argument = this.argumentFor(declaration, owner);
+        if (argument) visit(argument);
       }
     };
     expressions.forEach(visit);
     return roots;
+  }
+
+  /** The argument a parameter of a followed function was given at the call site being read. */
+  private argumentFor(declaration: Node, frame: Frame): Node | undefined {
+    if (!frame.call || !Node.isParameterDeclaration(declaration) || declaration.getParent() !== frame.fn) return undefined;
+    const index = (frame.fn as Node & { getParameters(): Node[] }).getParameters().indexOf(declaration);
+    return frame.call.getArguments()[index];
   }
 
   /**
@@ -770,7 +781,7 @@ class HandlerReader {
     if (PURE_METHODS.has(method) || (LOG_METHODS.test(method) && LOGGER.test(receiver.getText()))) return;
     const fn = Node.isPropertyAccessExpression(callee) ? functionDeclaration(callee.getNameNode()) : undefined;
     if (fn && !isWithin(fn, frame.fn)) return this.follow(fn, call, frame, method);
-    this.opaqueCall(method, `calls \`${textOf(callee)}\``, call, frame);
+    this.opaqueCall(method, `calls \`${textOf(callee)}\``, call, frame, receiver);
   }
 
   private namespaceWrite(qualified: string, target: Node, sources: Node[], call: CallExpression, frame: Frame): void {
@@ -781,14 +792,22 @@ class HandlerReader {
     this.effects.push({ kind: 'destructive', what: `overwrites \`${textOf(target)}\` (${qualified})` });
   }
 
-  /** A call into code we cannot read: classified by its name, unless it is handed state it could change. */
-  private opaqueCall(name: string, what: string, call: CallExpression, frame: Frame): void {
+  /**
+   * A call into code we cannot read: classified by its name, unless it is handed state it could change. A setter of
+   * the receiver handed a value built on the receiver's own state (`this.setState({ n: this.state.n + 1 })`) is an
+   * update that repeats, not a set.
+   */
+  private opaqueCall(name: string, what: string, call: CallExpression, frame: Frame, receiver?: Node): void {
     for (const arg of call.getArguments()) {
       const value = Node.isSpreadElement(arg) ? arg.getExpression() : arg;
       if (this.origin(value, frame) === FRESH || hasPrimitiveType(value)) continue;
       return this.unknown(`${what} with \`${textOf(value)}\`, which it may change`);
     }
-    this.effects.push(verbEffect(name, what));
+    const effect = verbEffect(name, what);
+    if (effect.kind === 'idempotent' && receiver && this.buildsOn(receiver, call.getArguments(), frame)) {
+      return void this.effects.push({ kind: 'repeating', what: `\`${textOf(call)}\` builds on the previous value` });
+    }
+    this.effects.push(effect);
   }
 
   /** Read a local function at a call site, its parameters bound to the call's arguments. */
@@ -796,7 +815,7 @@ class HandlerReader {
     // Too deep to read: trusted as far as any code we cannot read (its name, unless it is handed state).
     if (frame.depth + 1 > MAX_FOLLOW_DEPTH && Node.isCallExpression(call)) return this.opaqueCall(name, `calls \`${name}\``, call, frame);
     if (frame.depth + 1 > MAX_FOLLOW_DEPTH) return this.unknown(`constructs \`${name}\`, nested too deep to follow`);
-    this.walk({ fn, args: this.argumentOrigins(call, frame), depth: frame.depth + 1, parent: frame });
+    this.walk({ fn, args: this.argumentOrigins(call, frame), depth: frame.depth + 1, parent: frame, call });
   }
 
   /** `new C(…)`: a project class's constructor is read; a built-in's has no effect; any other may keep what it is given. */
