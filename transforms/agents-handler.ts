@@ -1,11 +1,14 @@
 /**
  * agents-handler — rules `legacy-sse-transport` (`McpAgent.serveSSE`/`mount`/`serve(…, { transport: 'sse' })`) and
  * `session-id` (`McpAgent.serve(path)`: a session per client in a Durable Object), from the plan the analysis put on
- * the finding (src/analysis/mcp-frameworks/agents.ts). The `server` and `init()` of the McpAgent subclass become an
- * SDK v2 server factory served by `createMcpHandler(factory)` from `agents/mcp/server` (stateless; it validates Host
- * and Origin); the Streamable HTTP route calls the handler, the HTTP+SSE routes answer 410 naming it. The class stays
- * exported under its name as an empty Durable Object (wrangler's migrations and binding name it): McpAgent 0.32 holds
- * an SDK v1 server, which the v2 move does not keep. An agent that holds session state gets a marker instead.
+ * the finding (src/analysis/mcp-frameworks/agents.ts). The `server` and `init()` of the McpAgent subclass become a
+ * server factory, served statelessly on the Streamable HTTP route; the HTTP+SSE routes answer 410 naming it.
+ * - 2026-07-28: an SDK v2 factory served by `createMcpHandler(factory)` from `agents/mcp/server` (it validates Host
+ *   and Origin).
+ * - 2025-11-25: a v1 factory served by a fetch handler with the v1 SDK's `WebStandardStreamableHTTPServerTransport`
+ *   (POST only, Origin checked); the agent's props come from the route's `ctx.props`.
+ * The class stays exported under its name as an empty Durable Object (wrangler's migrations and binding name it). An
+ * agent that holds session state gets a marker instead.
  */
 import type { API, FileInfo } from 'jscodeshift';
 import { createContext, print, type TransformContext, type TransformOptions } from './lib/context';
@@ -15,7 +18,10 @@ import { ensureNamedImport, pruneImports } from './lib/imports';
 import { addMarker, uniqueName } from './lib/markers';
 import { babelColumn } from './lib/locate';
 import { quoted } from '../src/frameworks/code';
-import type { AgentsPlan } from '../src/analysis/mcp-frameworks/agents';
+import { adapterFor } from '../src/frameworks';
+import type { AgentRoute, AgentsPlan } from '../src/analysis/mcp-frameworks/agents';
+import { guardStatements, type GuardContext } from './lib/guard';
+import { statelessBody, V1_WEB_TRANSPORT } from './lib/endpoint-body';
 
 export const id = 'agents-handler';
 export const rules = ['legacy-sse-transport', 'session-id'];
@@ -48,12 +54,25 @@ export const note = {
 };
 
 const V1_SERVER = ['@modelcontextprotocol/sdk/server/mcp.js', '@modelcontextprotocol/sdk/server/mcp'];
-const DEFERRED_2025 =
-  "agents' stateless `createMcpHandler` (agents/mcp/server) takes an SDK v2 server factory, which 2025-11-25 (v1 SDK only) does not allow: run `mcp-migrate apply --target 2026-07-28`";
+const V2_TARGET = '2026-07-28';
 
-/** The agent is not moved (a blocker, or the 2025-11-25 target): one marker stands for all of its routes. */
+/** Why the agent stays as it is on this target, at the construct that stops it; undefined when it moves. */
+export function agentBlocker(plan: AgentsPlan, target: string): { reason: string; line: number } | undefined {
+  if (plan.blocker) return { reason: plan.blocker.reason, line: plan.blocker.at.line };
+  if (target === V2_TARGET || !plan.props) return undefined;
+  // 2025-11-25: the handler takes the props from the route's ExecutionContext, as the agent's routes did.
+  const route = plan.routes.find((r) => r.kind === 'endpoint' && r.args.length < 3);
+  return route
+    ? {
+        reason: `init() reads this.props, and \`.fetch(${route.args.join(', ')})\` hands over no ExecutionContext whose props the stateless handler could pass on`,
+        line: route.call.line,
+      }
+    : undefined;
+}
+
+/** The agent is not moved: one marker stands for all of its routes. */
 export function marksAgentInstead(plan: AgentsPlan, target: string): boolean {
-  return !!plan.blocker || target !== '2026-07-28';
+  return !!agentBlocker(plan, target);
 }
 
 export default function transform(file: FileInfo, api: API, options: TransformOptions = {}): string | undefined {
@@ -63,51 +82,44 @@ export default function transform(file: FileInfo, api: API, options: TransformOp
     const plan = finding.data?.agents as AgentsPlan | undefined;
     if (plan) plans.set(plan.agentClass, plan);
   }
+  const target = options.target ?? V2_TARGET;
   let changed = false;
   for (const plan of plans.values()) {
-    if (plan.blocker)
-      changed = addMarker(context, plan.blocker.at.line, 'legacy-sse-transport', `not migrated: ${plan.blocker.reason}`) || changed;
-    else if (marksAgentInstead(plan, options.target ?? '2026-07-28'))
-      changed = addMarker(context, plan.routes[0]?.call.line ?? plan.at.line, 'legacy-sse-transport', DEFERRED_2025) || changed;
-    else changed = migrate(context, plan) || changed;
+    const blocker = agentBlocker(plan, target);
+    if (blocker) changed = addMarker(context, blocker.line, 'legacy-sse-transport', `not migrated: ${blocker.reason}`) || changed;
+    else changed = migrate(context, plan, target) || changed;
   }
   return changed ? print(context) : undefined;
 }
 
-function migrate(context: TransformContext, plan: AgentsPlan): boolean {
+/** The names the migrated code declares, and the agent's init() statements rewritten for a factory. */
+interface FactoryParts {
+  factory: string;
+  handler: string;
+  /** The local that holds the request's props inside the factory, when init() read `this.props`. */
+  props?: string;
+  setup: string[];
+}
+
+function migrate(context: TransformContext, plan: AgentsPlan, target: string): boolean {
   const { j, root } = context;
   const agent = root.find(j.ClassDeclaration, { id: { name: plan.agentClass } }).paths()[0];
   if (!agent) return false;
   const s = (t: string) => quoted(context.quote, t);
-  // The v1 McpServer import becomes the v2 one: the agent no longer holds a server, the factory does.
-  retargetServerImport(context);
-  const createMcpHandler = ensureNamedImport(context, ['agents/mcp/server'], 'createMcpHandler');
-  const durableObject = ensureNamedImport(context, ['cloudflare:workers'], 'DurableObject');
-  const factory = uniqueName(context, 'createMcpServer');
-  const handler = uniqueName(context, 'mcpHandler');
+  const v2 = target === V2_TARGET;
+  // On 2026-07-28 the v1 McpServer import becomes the v2 one: the agent no longer holds a server, the factory does.
+  if (v2) retargetServerImport(context);
   const props = plan.props ? uniqueName(context, 'props') : undefined;
-  const setup = plan.setup.map((statement) =>
-    statement.replace(/\bthis\.server\b/g, 'server').replace(/\bthis\.props\b/g, props ?? 'this.props'),
-  );
-  // The agent's props were the request's (`ctx.props`, or the verified OAuth props): the stateless handler runs the
-  // factory inside the request and hands them over through getMcpAuthContext().
-  const readProps = props
-    ? [
-        `  const ${props} = (${ensureNamedImport(context, ['agents/mcp/server'], 'getMcpAuthContext')}()?.props ?? {})${plan.propsType && context.typescript ? ` as ${plan.propsType}` : ''};`,
-      ]
-    : [];
-  const code = [
-    `// mcp-migrate: the tools ${plan.agentClass}.init() registered, in an SDK v2 server factory. createMcpHandler`,
-    `// (agents/mcp/server) serves a fresh server per request on ${plan.endpoint}, statelessly, and validates Host and Origin.`,
-    `function ${factory}() {`,
-    ...readProps,
-    `  const server = ${plan.server};`,
-    ...setup.flatMap((statement) => statement.split('\n').map((line) => `  ${line}`)),
-    `  return server;`,
-    `}`,
-    ``,
-    `const ${handler} = ${createMcpHandler}(() => ${factory}()${plan.endpoint === '/mcp' ? '' : `, { route: ${s(plan.endpoint)} }`});`,
-  ].join('\n');
+  const parts: FactoryParts = {
+    factory: uniqueName(context, 'createMcpServer'),
+    handler: uniqueName(context, 'mcpHandler'),
+    props,
+    setup: plan.setup.map((statement) =>
+      statement.replace(/\bthis\.server\b/g, 'server').replace(/\bthis\.props\b/g, props ?? 'this.props'),
+    ),
+  };
+  const code = v2 ? v2Handler(context, plan, parts) : v1Handler(context, plan, parts);
+  const durableObject = ensureNamedImport(context, ['cloudflare:workers'], 'DurableObject');
   const statement = (agent.parent?.node.type === 'ExportNamedDeclaration' ? agent.parent.node : agent.node) as unknown as AnyNode;
   const body = root.find(j.Program).get('body').value as AnyNode[];
   body.splice(body.indexOf(statement), 0, placeholder(context, code, 'block'));
@@ -125,17 +137,98 @@ function migrate(context: TransformContext, plan: AgentsPlan): boolean {
       )
       .paths()[0];
     if (!call) continue;
-    const request = route.args[0] ?? 'request';
-    const json = `${s('Content-Type')}: ${s('application/json')}`;
-    // (the handler answers other methods 405 without an Allow header: the route answers them itself)
     const replacement =
-      route.kind === 'endpoint'
-        ? `${request}.method === ${s('POST')} || ${request}.method === ${s('OPTIONS')} ? ${handler}(${route.args.join(', ')}) : ${errorResponse(405, 'Method not allowed.', `Allow: ${s('POST')}, ${json}`, s)}`
-        : errorResponse(410, `The HTTP+SSE transport is gone: use POST ${plan.endpoint} (Streamable HTTP).`, json, s);
+      route.kind === 'gone'
+        ? errorResponse(
+            410,
+            `The HTTP+SSE transport is gone: use POST ${plan.endpoint} (Streamable HTTP).`,
+            `${s('Content-Type')}: ${s('application/json')}`,
+            s,
+          )
+        : v2
+          ? v2Route(route, parts.handler, s)
+          : `${parts.handler}(${[route.args[0] ?? 'request', ...(props ? [`${route.args[2]}.props`] : [])].join(', ')})`;
     call.replace(j.identifier(inlinePlaceholder(context, replacement)));
   }
   pruneImports(context, new Set(['McpAgent']));
   return true;
+}
+
+/** The factory's head and tail around init()'s statements. */
+function factoryLines(plan: AgentsPlan, parts: FactoryParts, signature: string, head: string[]): string[] {
+  return [
+    `function ${parts.factory}(${signature}) {`,
+    ...head,
+    `  const server = ${plan.server};`,
+    ...parts.setup.flatMap((statement) => statement.split('\n').map((line) => `  ${line}`)),
+    `  return server;`,
+    `}`,
+  ];
+}
+
+/**
+ * 2026-07-28: an SDK v2 factory served by `createMcpHandler` (agents/mcp/server), which validates Host and Origin and
+ * hands the request's props to the factory through getMcpAuthContext().
+ */
+function v2Handler(context: TransformContext, plan: AgentsPlan, parts: FactoryParts): string {
+  const createMcpHandler = ensureNamedImport(context, ['agents/mcp/server'], 'createMcpHandler');
+  const readProps = parts.props
+    ? [
+        `  const ${parts.props} = (${ensureNamedImport(context, ['agents/mcp/server'], 'getMcpAuthContext')}()?.props ?? {})${plan.propsType && context.typescript ? ` as ${plan.propsType}` : ''};`,
+      ]
+    : [];
+  return [
+    `// mcp-migrate: the tools ${plan.agentClass}.init() registered, in an SDK v2 server factory. createMcpHandler`,
+    `// (agents/mcp/server) serves a fresh server per request on ${plan.endpoint}, statelessly, and validates Host and Origin.`,
+    ...factoryLines(plan, parts, '', readProps),
+    ``,
+    `const ${parts.handler} = ${createMcpHandler}(() => ${parts.factory}()${plan.endpoint === '/mcp' ? '' : `, { route: ${quoted(context.quote, plan.endpoint)} }`});`,
+  ].join('\n');
+}
+
+/** The 2026-07-28 endpoint route: POST (and CORS preflight) to the handler, other methods 405. */
+function v2Route(route: AgentRoute, handler: string, s: (text: string) => string): string {
+  const request = route.args[0] ?? 'request';
+  const json = `${s('Content-Type')}: ${s('application/json')}`;
+  // (the handler answers other methods 405 without an Allow header: the route answers them itself)
+  return `${request}.method === ${s('POST')} || ${request}.method === ${s('OPTIONS')} ? ${handler}(${route.args.join(', ')}) : ${errorResponse(405, 'Method not allowed.', `Allow: ${s('POST')}, ${json}`, s)}`;
+}
+
+/**
+ * 2025-11-25: a v1 server factory and a fetch handler that serves it statelessly with the v1 SDK's Web-standard
+ * transport (POST only, Origin checked, a fresh server and transport per request). The props the agent read as
+ * `this.props` are the route's `ctx.props`, passed in.
+ */
+function v1Handler(context: TransformContext, plan: AgentsPlan, parts: FactoryParts): string {
+  const types = context.typescript;
+  const propsType = plan.propsType ?? 'Record<string, unknown>';
+  const propsParam = parts.props ? `${parts.props}${types ? `: ${propsType}` : ''}` : '';
+  const request = 'request';
+  const guard: GuardContext = { context, v2: false, local: false, declared: new Map() };
+  const style = { quote: context.quote, typescript: types };
+  const body = statelessBody(
+    {
+      adapter: adapterFor('web-fetch'),
+      params: { names: [request], types: [types ? 'Request' : ''] },
+      style,
+      methodCheck: true,
+      guard: guardStatements(guard, { flavor: 'web', request }),
+      server: { prelude: [], build: [`const server = ${parts.factory}(${parts.props ?? ''});`], variable: 'server', factory: '' },
+      names: { transport: 'transport', handler: parts.handler },
+    },
+    ensureNamedImport(context, V1_WEB_TRANSPORT, 'WebStandardStreamableHTTPServerTransport'),
+    { jsonResponse: false, exactOptional: context.options.compiler?.exactOptionalPropertyTypes },
+  );
+  const handlerParams = [`${request}${types ? ': Request' : ''}`, ...(propsParam ? [propsParam] : [])].join(', ');
+  return [
+    `// mcp-migrate: the tools ${plan.agentClass}.init() registered, in a server factory that ${parts.handler} serves on`,
+    `// ${plan.endpoint}: stateless Streamable HTTP, a fresh server and transport per request, Origin checked.`,
+    ...factoryLines(plan, parts, propsParam, []),
+    ``,
+    `async function ${parts.handler}(${handlerParams})${types ? ': Promise<Response>' : ''} {`,
+    ...body.flatMap((line) => line.split('\n')).map((line) => (line ? `  ${line}` : line)),
+    `}`,
+  ].join('\n');
 }
 
 /** `new Response(JSON.stringify(<JSON-RPC error>), { status, headers })`. */

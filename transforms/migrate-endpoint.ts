@@ -23,6 +23,7 @@ import {
   handlerBody,
   METHOD_NOT_ALLOWED,
   statelessBody,
+  V1_WEB_TRANSPORT,
   type BodyInput,
   type ServerCode,
 } from './lib/endpoint-body';
@@ -51,10 +52,6 @@ export const rules = [
 export const parser = 'tsx';
 
 const V1_NODE_TRANSPORT = ['@modelcontextprotocol/sdk/server/streamableHttp.js', '@modelcontextprotocol/sdk/server/streamableHttp'];
-const V1_WEB_TRANSPORT = [
-  '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js',
-  '@modelcontextprotocol/sdk/server/webStandardStreamableHttp',
-];
 const V2_SERVER = ['@modelcontextprotocol/server'];
 const V2_NODE = ['@modelcontextprotocol/node'];
 

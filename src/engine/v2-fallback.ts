@@ -181,11 +181,12 @@ function withoutDeferredMarkers(v2: GatedMigration, sources: SourceInput[], opti
   return changed ? reanalyzed(v2, sources, options) : v2;
 }
 
-/** The analysis of the final texts, after an edit made here. */
+/** The analysis of the final texts, after an edit made here (only the edited file's import group is analysed again). */
 function reanalyzed(gated: GatedMigration, sources: SourceInput[], options: MigrateOptions): GatedMigration {
   gated.migration.analysis = analyzeSources(
     sources.map((source) => ({ ...source, text: gated.migration.outputs.get(source.relPath) ?? source.text })),
     options.rules ?? allRules,
+    gated.migration.analysis,
   );
   return gated;
 }

@@ -4,6 +4,12 @@
 import type { ErrorAnswer, FrameworkAdapter, HandlerParams, RequestAccess, Style } from '../../src/frameworks';
 import { indent, quoted } from '../../src/frameworks/code';
 
+/** Where the v1 SDK's Web-standard Streamable HTTP transport is imported from (a fetch handler's, 2025-11-25). */
+export const V1_WEB_TRANSPORT = [
+  '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js',
+  '@modelcontextprotocol/sdk/server/webStandardStreamableHttp',
+];
+
 /** How the endpoint gets its server: statements that build it (using `server` as the local), or a factory arrow. */
 export interface ServerCode {
   /** Statements kept from the old handler that compute the server's inputs or answer early. */
