@@ -151,3 +151,23 @@ describe('TypeCheckGate', () => {
     expect(result.introduced.map((e) => [e.relPath, e.code])).toEqual([['a/src/index.ts', 2322]]);
   });
 });
+
+describe('TypeCheckGate: errors the project already had', () => {
+  it('pairs an error whose message names a changed type with the one its line had before; a new line is still new', () => {
+    const root = scratchDir('gate');
+    made.push(root);
+    fs.writeFileSync(
+      path.join(root, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { strict: true, module: 'nodenext', noEmit: true }, include: ['src'] }),
+    );
+    fs.mkdirSync(path.join(root, 'src'));
+    const reply = path.join(root, 'src', 'reply.ts');
+    const before = `export type Role = 'user';\n`;
+    fs.writeFileSync(reply, before);
+    // Fails before and after, with the union the change names in its message after.
+    fs.writeFileSync(path.join(root, 'src', 'use.ts'), `import type { Role } from './reply.js';\nexport const role: Role = 'bot';\n`);
+    const after = `export type Role = 'user' | 'assistant';\nexport const other: Role = 'bot';\n`;
+    const result = new TypeCheckGate(root).check([{ absPath: reply, relPath: 'src/reply.ts', before, after }]);
+    expect(result.introduced.map((e) => [e.relPath, e.line, e.code])).toEqual([['src/reply.ts', 2, 2322]]);
+  });
+});

@@ -208,19 +208,37 @@ function awaitsInstall(error: TypeError, environment: Environment): boolean {
   return module !== undefined && environment.raised.has(packageName(module));
 }
 
-/** Errors of `after` beyond those of `before`, compared by file, code and message (positions move with edits). */
+/**
+ * Errors of `after` beyond those of `before`, compared by file, code and message (positions move with edits); then an
+ * error left over on both sides with the same file, code and line text is the same error whose message names types
+ * the migration changed (`GetPromptResult` from the v2 package instead of v1's): a file that failed there still fails
+ * there, no more often. A file without errors before has nothing to pair with.
+ */
 export function newErrors<E extends TypeError>(before: TypeError[], after: E[]): E[] {
-  const key = (e: TypeError) => `${e.relPath}\u0000${e.code}\u0000${e.head}`;
-  const counts = new Map<string, number>();
-  for (const error of before) counts.set(key(error), (counts.get(key(error)) ?? 0) + 1);
-  return after.filter((error) => {
-    const left = counts.get(key(error)) ?? 0;
-    if (left > 0) {
-      counts.set(key(error), left - 1);
-      return false;
-    }
-    return true;
+  const byMessage = unpaired(before, after, (e) => `${e.relPath}\u0000${e.code}\u0000${e.head}`);
+  return unpaired(byMessage.before, byMessage.after, (e) => (e.lineText ? `${e.relPath}\u0000${e.code}\u0000${e.lineText}` : undefined))
+    .after;
+}
+
+/** What is left of each side once errors with the same key are paired off one to one (no key: never paired). */
+function unpaired<E extends TypeError>(
+  before: TypeError[],
+  after: E[],
+  key: (e: TypeError) => string | undefined,
+): { before: TypeError[]; after: E[] } {
+  const waiting = new Map<string, TypeError[]>();
+  for (const error of before) {
+    const k = key(error);
+    if (k !== undefined) waiting.set(k, [...(waiting.get(k) ?? []), error]);
+  }
+  const paired = new Set<TypeError>();
+  const left = after.filter((error) => {
+    const k = key(error);
+    const match = k === undefined ? undefined : waiting.get(k)?.shift();
+    if (match) paired.add(match);
+    return !match;
   });
+  return { before: before.filter((error) => !paired.has(error)), after: left };
 }
 
 /** The tsconfig project's own source files (declaration files left out). */

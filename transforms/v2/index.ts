@@ -8,6 +8,7 @@ import zodToJsonSchema, * as zodToJsonSchemaMeta from './zod-to-json-schema';
 import legacyTransportTypes, * as legacyTransportTypesMeta from './legacy-transport-types';
 import taskStoreOption, * as taskStoreOptionMeta from './task-store-option';
 import toolListType, * as toolListTypeMeta from './tool-list-type';
+import listCapability, * as listCapabilityMeta from './list-capability';
 
 export interface FixupModule {
   id: string;
@@ -22,6 +23,7 @@ export const fixups: readonly FixupModule[] = [
   { id: legacyTransportTypesMeta.id, when: 'v2', mayApply: legacyTransportTypesMeta.mayApply, run: legacyTransportTypes },
   { id: taskStoreOptionMeta.id, when: 'v2', mayApply: taskStoreOptionMeta.mayApply, run: taskStoreOption },
   { id: toolListTypeMeta.id, when: 'v2', mayApply: toolListTypeMeta.mayApply, run: toolListType },
+  { id: listCapabilityMeta.id, when: 'v2', mayApply: listCapabilityMeta.mayApply, run: listCapability },
   { id: zodRecordKeyMeta.id, when: 'zod-4', mayApply: zodRecordKeyMeta.mayApply, run: zodRecordKey },
   { id: zodToJsonSchemaMeta.id, when: 'zod-4', mayApply: zodToJsonSchemaMeta.mayApply, run: zodToJsonSchema },
 ];
