@@ -5,8 +5,9 @@
  * the shape: the function (route callback, helper, method, branch) that handled MCP requests becomes the stateless
  * endpoint — 405 for other methods, the Origin guard, the server built the way its initialize branch built it, a
  * fresh transport (2025-11-25) or createMcpHandler (2026-07-28) — and callers keep calling it. GET/DELETE handlers
- * of the endpoint answer 405, the old HTTP+SSE paths 410. A shared server becomes a factory first. An endpoint that
- * cannot be migrated gets one marker, at the construct that stops it.
+ * of the endpoint answer 405, the old HTTP+SSE paths 410. A shared server becomes a factory first, and a getter that
+ * cached one server builds a fresh one per call. An endpoint that cannot be migrated gets one marker, at the construct
+ * that stops it.
  */
 import type { API, ASTPath, FileInfo } from 'jscodeshift';
 import { createContext, print, type TransformContext, type TransformOptions } from './lib/context';
@@ -17,6 +18,7 @@ import { removeDeadDeclarations } from './lib/dead-code';
 import { addMarker, uniqueName } from './lib/markers';
 import { guardStatements, isLocalServer, type GuardContext } from './lib/guard';
 import { functionAt, nodeAt, pathAt } from './lib/locate';
+import { uncacheGetter } from './lib/cached-getter';
 import {
   earlyAnswer,
   goneAnswer,
@@ -33,6 +35,7 @@ import {
   DEFAULT_ENDPOINT_PATH,
   endpointPlanOf,
   joinPath,
+  type CachedServerGetter,
   type EndpointPlan,
   type Region,
   type ServerHoist,
@@ -122,7 +125,7 @@ function plansOf(context: TransformContext): EndpointPlan[] {
 
 function markerRule(plan: EndpointPlan): string {
   if (plan.regions.some((r) => r.role !== 'streamable')) return 'legacy-sse-transport';
-  if (plan.server.kind === 'shared') return 'shared-server-instance';
+  if (plan.server.kind === 'shared' || (plan.server.kind === 'built' && plan.server.cached)) return 'shared-server-instance';
   return plan.stateless ? 'per-request-transport' : 'session-id';
 }
 
@@ -138,6 +141,7 @@ function migrate(edit: FileEdit, plan: EndpointPlan): boolean {
   if (!v2 && plan.stateless && plan.originGuarded) return false;
   let changed = false;
   if (plan.server.kind === 'shared' && plan.server.hoist) changed = hoistServer(edit, plan.server.hoist) || changed;
+  if (plan.server.kind === 'built' && plan.server.cached) changed = uncacheServer(edit, plan.server.cached) || changed;
   const regions = plan.regions.filter((r) => r.fn.file === edit.file);
   const endpointRegion = plan.regions.find((r) => r.endpoint);
   const endpoint = endpointPath(edit, plan);
@@ -692,6 +696,14 @@ function moveIntoFactory(edit: FileEdit, hoist: ServerHoist): void {
   if (keep) list.splice(lastSetup + 1, 0, keep);
   for (const moved of [...(setup as AnyNode[])].reverse()) list.splice(list.indexOf(moved), 1);
   list.splice(list.indexOf(statement), 1, factory);
+}
+
+/** The getter that cached one server builds a fresh one per call, once per file (endpoints may share it). */
+function uncacheServer(edit: FileEdit, getter: CachedServerGetter): boolean {
+  if (getter.fn.file !== edit.file || edit.hoisted.has(getter.variable)) return false;
+  edit.hoisted.add(getter.variable);
+  uncacheGetter(edit.context, getter);
+  return true;
 }
 
 /** `startSseServer(server)` → `startSseServer(createMcpServer)`; an imported server brings the factory's import. */

@@ -7,10 +7,12 @@ import { resolveHandler } from '../routes';
 import type { ServerHoist, ServerSource } from './model';
 import { declarationOf, type RegionNode } from './regions';
 import { isTestFile } from './classify';
+import { cachedGetterOf } from './cached-getter';
 import { connectCalls, type SessionMachinery } from './sites';
 import {
   contains,
   exits,
+  firstLine,
   isFunctionNode,
   spanOf,
   statementOf,
@@ -51,14 +53,14 @@ export function serverSourceOf(region: RegionNode, facts: FileFacts, machinery: 
     let written = first.server;
     while (Node.isParenthesizedExpression(written)) written = written.getExpression();
     const init = Node.isAwaitExpression(written) && written.getExpression() === expression ? written : expression;
-    return { source: built(region, first.call, init, undefined, machinery), connect: first.call };
+    return { source: built(region, first.call, init, undefined, machinery, relPath), connect: first.call };
   }
   if (Node.isIdentifier(expression)) {
     const declaration = expression.getSymbol()?.getDeclarations()[0];
     if (Node.isVariableDeclaration(declaration) && contains(region.block, declaration)) {
       const init = declaration.getInitializer();
       if (!init) return { source: { kind: 'unknown', why: `\`${declaration.getName()}\` is declared without a value and assigned later` } };
-      return { source: built(region, first.call, init, declaration, machinery), connect: first.call };
+      return { source: built(region, first.call, init, declaration, machinery, relPath), connect: first.call };
     }
     if (declaration)
       return { source: shared(expression, declaration, region, relPath), connect: first.call, sharedDeclaration: declaration };
@@ -95,15 +97,18 @@ export function regionStatements(region: RegionNode): Node[] {
 
 // ---- built in the region ---------------------------------------------------------------------------------------
 
-function built(region: RegionNode, connect: Node, init: Node, declaration: Node | undefined, machinery: SessionMachinery): ServerSource {
+function built(
+  region: RegionNode,
+  connect: Node,
+  init: Node,
+  declaration: Node | undefined,
+  machinery: SessionMachinery,
+  relPath: RelPathOf,
+): ServerSource {
   const awaited = Node.isAwaitExpression(init);
   const expression = awaited ? (init as Node & { getExpression(): Node }).getExpression() : init;
-  const cache = Node.isCallExpression(expression) ? cachedResult(expression) : undefined;
-  if (cache)
-    return {
-      kind: 'unknown',
-      why: `\`${firstLine(expression)}\` hands out one cached server (\`${cache}\`) to every request; make it build a fresh one per call first`,
-    };
+  const cached = Node.isCallExpression(expression) ? cachedGetterOf(expression, region.fn, relPath) : undefined;
+  if (typeof cached === 'string') return { kind: 'unknown', why: cached };
   const anchor = statementOf(declaration ?? connect)!;
   const setup = declaration ? setupStatements(anchor, declaration, connect, machinery) : [];
   const candidates = candidatesBefore(anchor, region, machinery);
@@ -129,6 +134,7 @@ function built(region: RegionNode, connect: Node, init: Node, declaration: Node 
     prelude: prelude.map(text),
     uses: [...new Set(roots.flatMap((r) => freeIdentifiers(r).map((id) => id.getText())))],
     requestScoped,
+    ...(cached ? { cached } : {}),
   };
 }
 
@@ -207,31 +213,9 @@ function innerBlock(holder: Node, target: Node, machinery: SessionMachinery): Bl
   return `the server is built inside \`${firstLine(holder)}\`, which does more than gate sessions`;
 }
 
-/** The variable a memoising factory hands out (`if (cached) return cached; cached = new McpServer(…)`), if it is one. */
-function cachedResult(call: CallExpression): string | undefined {
-  const callee = call.getExpression();
-  if (!Node.isIdentifier(callee)) return undefined;
-  const symbol = callee.getSymbol();
-  const declaration = (symbol?.getAliasedSymbol() ?? symbol)?.getDeclarations()[0];
-  const fn = Node.isVariableDeclaration(declaration) ? declaration.getInitializer() : declaration;
-  if (!fn || !isFunctionNode(fn)) return undefined;
-  for (const statement of fn.getDescendantsOfKind(SyntaxKind.ReturnStatement)) {
-    if (statement.getFirstAncestor(isFunctionNode) !== fn) continue;
-    const value = statement.getExpression();
-    const returned = value && Node.isIdentifier(value) ? value.getSymbol()?.getDeclarations()[0] : undefined;
-    if (returned && Node.isVariableDeclaration(returned) && !contains(fn, returned)) return value!.getText();
-  }
-  return undefined;
-}
-
 /** `req.method === 'GET'` (and `!==`, either order), alone. */
 function isMethodTest(test: Node): boolean {
   return /^\(?\s*(?:[\w.$]+\.method\s*[!=]==?\s*['"`]\w+['"`]|['"`]\w+['"`]\s*[!=]==?\s*[\w.$]+\.method)\s*\)?$/.test(test.getText());
-}
-
-function firstLine(node: Node): string {
-  const line = node.getText().split('\n')[0];
-  return line.length > 80 ? `${line.slice(0, 77)}…` : line;
 }
 
 /**

@@ -67,6 +67,12 @@ export function statementOf(node: Node): Node | undefined {
   return undefined;
 }
 
+/** A node's first line, cut at 80 characters, for messages. */
+export function firstLine(node: Node): string {
+  const line = node.getText().split('\n')[0];
+  return line.length > 80 ? `${line.slice(0, 77)}…` : line;
+}
+
 /** Does `outer` contain `inner` (or is it)? */
 export function contains(outer: Node, inner: Node): boolean {
   return outer.getSourceFile() === inner.getSourceFile() && inner.getStart() >= outer.getStart() && inner.getEnd() <= outer.getEnd();
