@@ -11,14 +11,15 @@
  */
 import type { API, ASTPath, FileInfo } from 'jscodeshift';
 import { createContext, print, type TransformContext, type TransformOptions } from './lib/context';
-import { referencedNames, statementsOf, type AnyNode } from './lib/ast';
+import { referencedNames, statementsOf, thisMemberNames, type AnyNode } from './lib/ast';
 import { inlinePlaceholder, memberPlaceholder, placeholder } from './lib/emit';
 import { ensureNamedImport, ensureNamedImports } from './lib/imports';
-import { removeDeadDeclarations } from './lib/dead-code';
+import { removeDeadDeclarations, removeDeadFields } from './lib/dead-code';
 import { addMarker, uniqueName } from './lib/markers';
 import { guardStatements, isLocalServer, type GuardContext } from './lib/guard';
 import { functionAt, nodeAt, pathAt } from './lib/locate';
 import { uncacheGetter } from './lib/cached-getter';
+import { moveFieldIntoMethod } from './lib/field-factory';
 import {
   earlyAnswer,
   goneAnswer,
@@ -72,6 +73,9 @@ interface FileEdit {
   guard: GuardContext;
   /** Shared servers already turned into factories in this file. */
   hoisted: Set<string>;
+  /** Members the removed code read through `this` (`this.sessions`), and the member lists of the classes it was in. */
+  members: Set<string>;
+  classes: Set<AnyNode[]>;
 }
 
 export default function transform(file: FileInfo, api: API, options: TransformOptions = {}): string | undefined {
@@ -86,6 +90,8 @@ export default function transform(file: FileInfo, api: API, options: TransformOp
     blocks: new Set(),
     guard: { context, v2: (options.target ?? '2026-07-28') === '2026-07-28', local: isLocalServer(context), declared: new Map() },
     hoisted: new Set(),
+    members: new Set(),
+    classes: new Set(),
   };
   let changed = false;
   for (const plan of plans) {
@@ -109,6 +115,7 @@ export default function transform(file: FileInfo, api: API, options: TransformOp
     }
   }
   if (!changed) return undefined;
+  removeDeadFields(context, edit.classes, edit.members, edit.dead);
   removeDeadDeclarations(context, edit.dead, [...edit.blocks]);
   return print(context);
 }
@@ -193,6 +200,8 @@ function siteOf(edit: FileEdit, region: Region): RegionSite {
   const block = region.kind === 'branch' ? nodeAt(edit.context, region.block, ['BlockStatement']) : (fn.body as AnyNode);
   if (!block || block.type !== 'BlockStatement') throw new Error(`the handler at ${region.fn.file}:${region.fn.line} has no block body`);
   edit.blocks.add((fn.body as AnyNode).body as AnyNode[]);
+  for (let path = fnPath.parent as ASTPath | null; path; path = path.parent as ASTPath | null)
+    if ((path.node as unknown as AnyNode).type === 'ClassBody') edit.classes.add((path.node as unknown as AnyNode).body as AnyNode[]);
   return { fnPath, fn, statements: block.body as AnyNode[], from: region.from ?? 0 };
 }
 
@@ -214,7 +223,10 @@ function giveBlockBody(edit: FileEdit, fnPath: ASTPath, fn: AnyNode): void {
 /** Replace the region's statements (from the path guard on) with `code`. */
 function replaceStatements(edit: FileEdit, site: RegionSite, code: string[]): void {
   const removed = site.statements.splice(site.from, site.statements.length - site.from);
-  for (const statement of removed) for (const name of referencedNames(edit.context.j, statement)) edit.dead.add(name);
+  for (const statement of removed) {
+    for (const name of referencedNames(edit.context.j, statement)) edit.dead.add(name);
+    for (const name of thisMemberNames(edit.context.j, statement)) edit.members.add(name);
+  }
   site.statements.push(placeholder(edit.context, code.join('\n'), 'tight'));
   markUnusedParams(edit, site.fn, code);
 }
@@ -451,7 +463,7 @@ function serverCode(edit: FileEdit, plan: EndpointPlan, params: HandlerParams): 
     return { prelude: [], build: [`const ${variable} = ${source.factoryCall};`], variable, factory: `() => ${source.factoryCall}` };
   }
   if (source.kind === 'shared' && source.hoist) {
-    const factory = importedFactory(edit, source.reference, source.hoist);
+    const factory = source.hoist.field ? `this.${source.hoist.factory}` : importedFactory(edit, source.reference, source.hoist);
     const variable = params.names.includes('server') ? 'mcpServer' : 'server';
     return { prelude: [], build: [`const ${variable} = ${factory}();`], variable, factory: `() => ${factory}()` };
   }
@@ -648,7 +660,8 @@ function hoistServer(edit: FileEdit, hoist: ServerHoist): boolean {
   let changed = false;
   if (hoist.file === edit.file && !edit.hoisted.has(hoist.variable)) {
     edit.hoisted.add(hoist.variable);
-    moveIntoFactory(edit, hoist);
+    if (hoist.field) moveFieldIntoMethod(edit.context, hoist);
+    else moveIntoFactory(edit, hoist);
     changed = true;
   }
   const parameter = hoist.parameter;

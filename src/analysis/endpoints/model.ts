@@ -150,6 +150,11 @@ export interface ServerHoist {
   /** Uses outside the request regions that keep one instance (`server.connect(stdio)`, `server.close()`). */
   keepsInstance: boolean;
   /**
+   * It is a class field (`private readonly server = new McpServer(…)`) configured in the constructor (`setup`): the
+   * factory is a method of the class (`this.createMcpServer()`), placed after `after` (the constructor, or the field).
+   */
+  field?: { after: Span };
+  /**
    * The regions reach it through a parameter (`startSseServer(server)`): the parameter becomes a factory and these
    * call sites pass the factory instead of the instance.
    */

@@ -8,13 +8,16 @@ import type { ServerHoist, ServerSource } from './model';
 import { declarationOf, type RegionNode } from './regions';
 import { isTestFile } from './classify';
 import { cachedGetterOf } from './cached-getter';
+import { fieldHoist } from './field-factory';
 import { connectCalls, type SessionMachinery } from './sites';
 import {
   contains,
   exits,
   firstLine,
+  freeName,
   isFunctionNode,
   spanOf,
+  SERVER_CONFIG_METHODS,
   statementOf,
   templateText,
   unwrapExpression,
@@ -66,13 +69,9 @@ export function serverSourceOf(region: RegionNode, facts: FileFacts, machinery: 
       return { source: shared(expression, declaration, region, relPath), connect: first.call, sharedDeclaration: declaration };
   }
   if (Node.isPropertyAccessExpression(expression) && expression.getExpression().getKind() === SyntaxKind.ThisKeyword) {
+    const reference = expression.getText();
     return {
-      source: {
-        kind: 'shared',
-        reference: expression.getText(),
-        declaration: spanOf(expression, relPath),
-        blocker: `\`${expression.getText()}\` is one server kept in a class field and connected to every request; build one per request in a factory method first`,
-      },
+      source: { kind: 'shared', reference, declaration: spanOf(expression, relPath), ...fieldHoist(expression, facts, relPath) },
       connect: first.call,
     };
   }
@@ -405,9 +404,6 @@ function callsTo(fn: FunctionNode): CallExpression[] {
   return calls;
 }
 
-const CONFIG_METHODS =
-  /^(?:tool|registerTool|resource|registerResource|prompt|registerPrompt|setRequestHandler|setNotificationHandler|registerCapabilities|addTool|addResource|addPrompt)$/;
-
 /**
  * A shared server declared as a variable: the statements after it that configure it move into a factory; uses
  * elsewhere (a stdio `connect`, `close()` on shutdown, an export) keep one instance made by the factory.
@@ -530,7 +526,8 @@ function isSetupStatement(statement: Node, symbol: MorphSymbol | undefined, call
   }
   if (!Node.isCallExpression(expression)) return false;
   const callee = expression.getExpression();
-  if (Node.isPropertyAccessExpression(callee) && rootedAtServer(callee.getExpression())) return CONFIG_METHODS.test(callee.getName());
+  if (Node.isPropertyAccessExpression(callee) && rootedAtServer(callee.getExpression()))
+    return SERVER_CONFIG_METHODS.test(callee.getName());
   // `registerTools(server, deps)`: a project function that configures the server (not one that serves it).
   const passesServer = expression.getArguments().some((a) => Node.isIdentifier(a) && a.getSymbol() === symbol);
   const target = resolveHandler(callee);
@@ -538,13 +535,6 @@ function isSetupStatement(statement: Node, symbol: MorphSymbol | undefined, call
     passesServer &&
     !(target && target.getDescendantsOfKind(SyntaxKind.CallExpression).some((c) => /\.(?:connect|listen)\(/.test(c.getText())))
   );
-}
-
-/** `base`, or `base2`, `base3`…: the first name no identifier in the files spells. */
-function freeName(base: string, files: SourceFile[]): string {
-  const taken = (name: string) => files.some((f) => f.getDescendantsOfKind(SyntaxKind.Identifier).some((id) => id.getText() === name));
-  if (!taken(base)) return base;
-  for (let i = 2; ; i++) if (!taken(`${base}${i}`)) return `${base}${i}`;
 }
 
 /** `export { server }` / `export default server` elsewhere in the file. */
