@@ -63,6 +63,7 @@ const REQUIRED_FIXTURES = [
   'c-admin-router',
   'b-fastify-get-delete',
   'c-tests-and-client',
+  'a-cached-getter-fastify',
   // issue 13: servers on MCP frameworks
   'e-fastmcp-sessions',
   'e-mcp-framework-sse',

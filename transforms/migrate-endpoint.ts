@@ -5,18 +5,21 @@
  * the shape: the function (route callback, helper, method, branch) that handled MCP requests becomes the stateless
  * endpoint — 405 for other methods, the Origin guard, the server built the way its initialize branch built it, a
  * fresh transport (2025-11-25) or createMcpHandler (2026-07-28) — and callers keep calling it. GET/DELETE handlers
- * of the endpoint answer 405, the old HTTP+SSE paths 410. A shared server becomes a factory first. An endpoint that
- * cannot be migrated gets one marker, at the construct that stops it.
+ * of the endpoint answer 405, the old HTTP+SSE paths 410. A shared server becomes a factory first, and a getter that
+ * cached one server builds a fresh one per call. An endpoint that cannot be migrated gets one marker, at the construct
+ * that stops it.
  */
 import type { API, ASTPath, FileInfo } from 'jscodeshift';
 import { createContext, print, type TransformContext, type TransformOptions } from './lib/context';
-import { referencedNames, statementsOf, type AnyNode } from './lib/ast';
+import { referencedNames, statementsOf, thisMemberNames, type AnyNode } from './lib/ast';
 import { inlinePlaceholder, memberPlaceholder, placeholder } from './lib/emit';
 import { ensureNamedImport, ensureNamedImports } from './lib/imports';
-import { removeDeadDeclarations } from './lib/dead-code';
+import { removeDeadDeclarations, removeDeadFields } from './lib/dead-code';
 import { addMarker, uniqueName } from './lib/markers';
 import { guardStatements, isLocalServer, type GuardContext } from './lib/guard';
 import { functionAt, nodeAt, pathAt } from './lib/locate';
+import { uncacheGetter } from './lib/cached-getter';
+import { moveFieldIntoMethod } from './lib/field-factory';
 import {
   earlyAnswer,
   goneAnswer,
@@ -33,6 +36,7 @@ import {
   DEFAULT_ENDPOINT_PATH,
   endpointPlanOf,
   joinPath,
+  type CachedServerGetter,
   type EndpointPlan,
   type Region,
   type ServerHoist,
@@ -69,6 +73,9 @@ interface FileEdit {
   guard: GuardContext;
   /** Shared servers already turned into factories in this file. */
   hoisted: Set<string>;
+  /** Members the removed code read through `this` (`this.sessions`), and the member lists of the classes it was in. */
+  members: Set<string>;
+  classes: Set<AnyNode[]>;
 }
 
 export default function transform(file: FileInfo, api: API, options: TransformOptions = {}): string | undefined {
@@ -83,6 +90,8 @@ export default function transform(file: FileInfo, api: API, options: TransformOp
     blocks: new Set(),
     guard: { context, v2: (options.target ?? '2026-07-28') === '2026-07-28', local: isLocalServer(context), declared: new Map() },
     hoisted: new Set(),
+    members: new Set(),
+    classes: new Set(),
   };
   let changed = false;
   for (const plan of plans) {
@@ -106,6 +115,7 @@ export default function transform(file: FileInfo, api: API, options: TransformOp
     }
   }
   if (!changed) return undefined;
+  removeDeadFields(context, edit.classes, edit.members, edit.dead);
   removeDeadDeclarations(context, edit.dead, [...edit.blocks]);
   return print(context);
 }
@@ -122,7 +132,7 @@ function plansOf(context: TransformContext): EndpointPlan[] {
 
 function markerRule(plan: EndpointPlan): string {
   if (plan.regions.some((r) => r.role !== 'streamable')) return 'legacy-sse-transport';
-  if (plan.server.kind === 'shared') return 'shared-server-instance';
+  if (plan.server.kind === 'shared' || (plan.server.kind === 'built' && plan.server.cached)) return 'shared-server-instance';
   return plan.stateless ? 'per-request-transport' : 'session-id';
 }
 
@@ -138,6 +148,7 @@ function migrate(edit: FileEdit, plan: EndpointPlan): boolean {
   if (!v2 && plan.stateless && plan.originGuarded) return false;
   let changed = false;
   if (plan.server.kind === 'shared' && plan.server.hoist) changed = hoistServer(edit, plan.server.hoist) || changed;
+  if (plan.server.kind === 'built' && plan.server.cached) changed = uncacheServer(edit, plan.server.cached) || changed;
   const regions = plan.regions.filter((r) => r.fn.file === edit.file);
   const endpointRegion = plan.regions.find((r) => r.endpoint);
   const endpoint = endpointPath(edit, plan);
@@ -189,6 +200,8 @@ function siteOf(edit: FileEdit, region: Region): RegionSite {
   const block = region.kind === 'branch' ? nodeAt(edit.context, region.block, ['BlockStatement']) : (fn.body as AnyNode);
   if (!block || block.type !== 'BlockStatement') throw new Error(`the handler at ${region.fn.file}:${region.fn.line} has no block body`);
   edit.blocks.add((fn.body as AnyNode).body as AnyNode[]);
+  for (let path = fnPath.parent as ASTPath | null; path; path = path.parent as ASTPath | null)
+    if ((path.node as unknown as AnyNode).type === 'ClassBody') edit.classes.add((path.node as unknown as AnyNode).body as AnyNode[]);
   return { fnPath, fn, statements: block.body as AnyNode[], from: region.from ?? 0 };
 }
 
@@ -210,7 +223,10 @@ function giveBlockBody(edit: FileEdit, fnPath: ASTPath, fn: AnyNode): void {
 /** Replace the region's statements (from the path guard on) with `code`. */
 function replaceStatements(edit: FileEdit, site: RegionSite, code: string[]): void {
   const removed = site.statements.splice(site.from, site.statements.length - site.from);
-  for (const statement of removed) for (const name of referencedNames(edit.context.j, statement)) edit.dead.add(name);
+  for (const statement of removed) {
+    for (const name of referencedNames(edit.context.j, statement)) edit.dead.add(name);
+    for (const name of thisMemberNames(edit.context.j, statement)) edit.members.add(name);
+  }
   site.statements.push(placeholder(edit.context, code.join('\n'), 'tight'));
   markUnusedParams(edit, site.fn, code);
 }
@@ -447,7 +463,7 @@ function serverCode(edit: FileEdit, plan: EndpointPlan, params: HandlerParams): 
     return { prelude: [], build: [`const ${variable} = ${source.factoryCall};`], variable, factory: `() => ${source.factoryCall}` };
   }
   if (source.kind === 'shared' && source.hoist) {
-    const factory = importedFactory(edit, source.reference, source.hoist);
+    const factory = source.hoist.field ? `this.${source.hoist.factory}` : importedFactory(edit, source.reference, source.hoist);
     const variable = params.names.includes('server') ? 'mcpServer' : 'server';
     return { prelude: [], build: [`const ${variable} = ${factory}();`], variable, factory: `() => ${factory}()` };
   }
@@ -644,7 +660,8 @@ function hoistServer(edit: FileEdit, hoist: ServerHoist): boolean {
   let changed = false;
   if (hoist.file === edit.file && !edit.hoisted.has(hoist.variable)) {
     edit.hoisted.add(hoist.variable);
-    moveIntoFactory(edit, hoist);
+    if (hoist.field) moveFieldIntoMethod(edit.context, hoist);
+    else moveIntoFactory(edit, hoist);
     changed = true;
   }
   const parameter = hoist.parameter;
@@ -692,6 +709,14 @@ function moveIntoFactory(edit: FileEdit, hoist: ServerHoist): void {
   if (keep) list.splice(lastSetup + 1, 0, keep);
   for (const moved of [...(setup as AnyNode[])].reverse()) list.splice(list.indexOf(moved), 1);
   list.splice(list.indexOf(statement), 1, factory);
+}
+
+/** The getter that cached one server builds a fresh one per call, once per file (endpoints may share it). */
+function uncacheServer(edit: FileEdit, getter: CachedServerGetter): boolean {
+  if (getter.fn.file !== edit.file || edit.hoisted.has(getter.variable)) return false;
+  edit.hoisted.add(getter.variable);
+  uncacheGetter(edit.context, getter);
+  return true;
 }
 
 /** `startSseServer(server)` → `startSseServer(createMcpServer)`; an imported server brings the factory's import. */

@@ -114,6 +114,7 @@ export function touchedFiles(plan: EndpointPlan): Set<string> {
     for (const site of [...(plan.server.hoist.parameter?.callSites ?? []), ...(plan.server.hoist.parameter?.wrapSites ?? [])])
       files.add(site.file);
   }
+  if (plan.server.kind === 'built' && plan.server.cached) files.add(plan.server.cached.fn.file);
   if (!plan.verdict.migratable) files.add(plan.verdict.at.file);
   return files;
 }

@@ -329,6 +329,7 @@ function planSpans(plan: EndpointPlan): Span[] {
     if (hoist)
       spans.push(hoist.declaration, ...hoist.setup, ...(hoist.parameter ? [hoist.parameter.fn, ...hoist.parameter.callSites] : []));
   }
+  if (plan.server.kind === 'built' && plan.server.cached) spans.push(plan.server.cached.declaration, plan.server.cached.fn);
   if (!plan.verdict.migratable) spans.push(plan.verdict.at);
   return spans;
 }

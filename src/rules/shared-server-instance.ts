@@ -7,7 +7,8 @@ export const sharedServerInstance: Rule = {
     severity: 'error',
     fix: 'auto',
     doc:
-      'A server created once (at module level, in an enclosing function, in a class field, or passed in as a parameter) and ' +
+      'A server created once (at module level, in an enclosing function, in a class field, passed in as a parameter, or cached by a ' +
+      'getter that builds it on its first call) and ' +
       '`connect()`ed to a new transport for each connection or request works by accident on the legacy path and fails under ' +
       'load: since SDK 1.26 `Protocol.connect` throws "Already connected to a transport" when two requests overlap. The ' +
       'stateless target needs a fresh server per request (v2 `createMcpHandler` enforces it). This rule reports the shared ' +
@@ -22,6 +23,16 @@ export const sharedServerInstance: Rule = {
     const reported = new Set<string>();
     for (const plan of facts.endpoints) {
       const server = plan.server;
+      const cached = server.kind === 'built' ? server.cached : undefined;
+      const cache = cached?.declaration.file === facts.relPath ? facts.nodeAt(cached.declaration) : undefined;
+      if (cached && cache && !reported.has(`${cached.declaration.start}`)) {
+        reported.add(`${cached.declaration.start}`);
+        report(
+          cache,
+          `Shared server: \`${cached.name}()\` builds one server, caches it in \`${cached.variable}\` and hands it to every connection; overlapping requests fail with "Already connected to a transport".${cached.blocker ? ` ${cached.blocker}.` : ''}`,
+          { fix: cached.blocker ? 'manual' : 'auto' },
+        );
+      }
       if (server.kind !== 'shared') continue;
       const fix = server.blocker || !(server.hoist || server.factoryCall) ? ('manual' as const) : ('auto' as const);
       const why = server.blocker ? ` ${server.blocker}.` : '';

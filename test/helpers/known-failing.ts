@@ -3,10 +3,6 @@
 
 const HELPER_BODY_AND_ALIAS =
   'the session Map parameter typed by an alias (SessionTable) is not read as transports, so `if (known) …` passes as an early answer and the plan refuses "built from session state"; with an inline Map type, the rewrite drops `const body = await readJson(req)` that handleRequest still uses (TS2304, rolled back)';
-const CLASS_FIELD =
-  'a server in a class field is a blocker although the field and its constructor registrations can become a factory method';
-const CLASS_STORAGE =
-  'session tables kept in class fields (`this.transports`, `this.sessions`) are not removed, nor the transport imports only they use';
 const ENCLOSING_MAP =
   'the session Map declared in the function that registers the routes is not pruned, so the SSEServerTransport import stays and the official codemod turns it into an unresolvable @modelcontextprotocol/server-legacy/sse import (rolled back)';
 
@@ -14,15 +10,12 @@ const ENCLOSING_MAP =
 export const KNOWN_FAILING_E2E: Record<'2025-11-25' | '2026-07-28', Record<string, string>> = {
   '2025-11-25': {
     'b-node-http-helper': HELPER_BODY_AND_ALIAS,
-    'b-class-field-server': CLASS_FIELD,
     'c-tests-and-client': 'the app has no GET /mcp route, and none is added: GET answers 404, not 405',
   },
   '2026-07-28': {
     'b-node-http-helper': HELPER_BODY_AND_ALIAS,
-    'b-class-field-server': CLASS_FIELD,
     'c-tests-and-client': ENCLOSING_MAP,
     'a-shared-stdio-http': ENCLOSING_MAP,
-    'c-class-routes': `${CLASS_STORAGE}: the SSEServerTransport import stays and the codemod's server-legacy import fails the type-check (rolled back)`,
     'c-admin-router':
       'both createMcpHandler handlers are declared as `const mcpHandler`, the file no longer parses and both endpoints are rolled back',
   },
@@ -35,10 +28,6 @@ const LEFT_MAP = 'the session map declared in serveHttp() and the SSEServerTrans
 export const KNOWN_FAILING_TRANSFORMS: Record<string, string> = {
   'migrate-endpoint/2025-11-25/helper-node-http': HELPER_BODY,
   'migrate-endpoint/2026-07-28/helper-node-http': HELPER_BODY,
-  'migrate-endpoint/2025-11-25/class-method-routes': CLASS_STORAGE,
-  'migrate-endpoint/2026-07-28/class-method-routes': CLASS_STORAGE,
-  'migrate-endpoint/2025-11-25/class-field-server': `${CLASS_FIELD}; ${CLASS_STORAGE}`,
-  'migrate-endpoint/2026-07-28/class-field-server': `${CLASS_FIELD}; ${CLASS_STORAGE}`,
   'migrate-endpoint/2025-11-25/shared-stdio-branch': LEFT_MAP,
   'migrate-endpoint/2026-07-28/shared-stdio-branch': LEFT_MAP,
   'migrate-endpoint/2026-07-28/two-endpoints-admin-router': 'the second endpoint declares `const mcpHandler` again instead of a free name',

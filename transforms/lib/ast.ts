@@ -85,6 +85,18 @@ export function rootIdentifier(node: AnyNode | null | undefined): string | undef
 }
 
 /** Identifier names referenced by a subtree (object keys and non-computed member names excluded). */
+/** The members a node reads through `this` (`this.sessions.get(id)` → `sessions`). */
+export function thisMemberNames(j: JSCodeshift, node: unknown): Set<string> {
+  const names = new Set<string>();
+  j(node as never)
+    .find(j.MemberExpression, { object: { type: 'ThisExpression' }, computed: false })
+    .forEach((p) => {
+      const property = (p.node as unknown as AnyNode).property as AnyNode;
+      if (property.type === 'Identifier') names.add(property.name as string);
+    });
+  return names;
+}
+
 export function referencedNames(j: JSCodeshift, node: unknown): Set<string> {
   const names = new Set<string>();
   j(node as never)

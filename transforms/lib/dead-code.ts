@@ -4,7 +4,7 @@
 // transport): nothing fills it any more, so a loop over it never runs, and goes too.
 import type { ASTPath } from 'jscodeshift';
 import type { TransformContext } from './context';
-import { declaredNames, referencedNames, type AnyNode } from './ast';
+import { declaredNames, referencedNames, thisMemberNames, type AnyNode } from './ast';
 import { pruneImports } from './imports';
 import { placeholderNames } from './emit';
 
@@ -27,6 +27,43 @@ export function removeDeadDeclarations(context: TransformContext, candidates: Se
   }
   for (const name of generatedUses) candidates.delete(name);
   pruneImports(context, candidates);
+}
+
+/**
+ * Private fields of the classes that held rewritten handlers (`private readonly sessions = new Map()`) that the removed
+ * code used (`members`) and nothing in the class uses any more: stores, declared empty, that nothing fills now. What
+ * their declarations referenced (the transport types) becomes a candidate, so imports only they used go too.
+ */
+export function removeDeadFields(context: TransformContext, classes: Set<AnyNode[]>, members: Set<string>, candidates: Set<string>): void {
+  const { j } = context;
+  const generatedUses = placeholderNames(context);
+  for (const body of classes) {
+    for (let i = body.length - 1; i >= 0; i--) {
+      const member = body[i];
+      const key = member.key as AnyNode | undefined;
+      if (member.type !== 'ClassProperty' || member.static || member.computed || member.accessibility !== 'private') continue;
+      if (key?.type !== 'Identifier' || !members.has(key.name as string) || generatedUses.has(key.name as string)) continue;
+      if (member.value && !isEmptyStore(member.value as AnyNode)) continue;
+      if (body.some((other) => other !== member && thisMemberNames(j, other).has(key.name as string))) continue;
+      for (const name of referencedNames(j, member)) candidates.add(name);
+      body.splice(i, 1);
+    }
+  }
+}
+
+/** `new Map()`, `new Set()`, `{}`, `[]`, or an object of such (`{ sse: {}, streamable: {} }`). */
+function isEmptyStore(node: AnyNode): boolean {
+  if (node.type === 'ArrayExpression') return (node.elements as AnyNode[]).length === 0;
+  if (node.type === 'ObjectExpression')
+    return (node.properties as AnyNode[]).every((p) => p.type === 'ObjectProperty' && isEmptyStore(p.value as AnyNode));
+  if (node.type === 'TSAsExpression' || node.type === 'TSSatisfiesExpression') return isEmptyStore(node.expression as AnyNode);
+  const callee = node.callee as AnyNode | undefined;
+  return (
+    node.type === 'NewExpression' &&
+    callee?.type === 'Identifier' &&
+    ['Map', 'Set', 'WeakMap'].includes(callee.name as string) &&
+    (node.arguments as AnyNode[]).length === 0
+  );
 }
 
 /** Remove declarations of `body` whose names are all candidates and referenced nowhere else in it (or `outer`). */

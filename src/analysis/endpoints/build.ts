@@ -223,6 +223,7 @@ function planOf(group: DraftRegion[], relPath: RelPathOf, local: boolean): Endpo
   // Stateless already: a fresh server and a session-less transport per request, POST only.
   const stateless =
     server.source.kind === 'built' &&
+    !server.source.cached &&
     !stream &&
     !group.some((r) => r.roles.has('sse-messages')) &&
     constructions.length > 0 &&
@@ -488,6 +489,7 @@ function verdictOf(plan: EndpointPlan, group: DraftRegion[], connect: Node | und
   const serverAt = connect ? spanOf(connect, relPath) : plan.regions[0].fn;
   // A relayed bridge's server is a placeholder the stdio-bridge transform replaces first.
   if (!plan.bridge && server.kind === 'unknown') return stop(server.why, serverAt);
+  if (server.kind === 'built' && server.cached?.blocker) return stop(server.cached.blocker, serverAt);
   if (!plan.bridge && server.kind === 'shared' && (server.blocker || !(server.hoist || server.factoryCall))) {
     return stop(server.blocker ?? 'the shared server cannot become a factory', server.declaration);
   }

@@ -116,6 +116,8 @@ export type ServerSource =
       uses: string[];
       /** Building it needs the request (the handler's parameters or locals): the factory runs per request. */
       requestScoped: boolean;
+      /** The expression calls a getter that caches one server: it must build a fresh one per call first. */
+      cached?: CachedServerGetter;
     }
   /** A server created once (module level, enclosing scope, a parameter bound to one) and connected per request. */
   | {
@@ -148,6 +150,11 @@ export interface ServerHoist {
   /** Uses outside the request regions that keep one instance (`server.connect(stdio)`, `server.close()`). */
   keepsInstance: boolean;
   /**
+   * It is a class field (`private readonly server = new McpServer(…)`) configured in the constructor (`setup`): the
+   * factory is a method of the class (`this.createMcpServer()`), placed after `after` (the constructor, or the field).
+   */
+  field?: { after: Span };
+  /**
    * The regions reach it through a parameter (`startSseServer(server)`): the parameter becomes a factory and these
    * call sites pass the factory instead of the instance.
    */
@@ -159,6 +166,26 @@ export interface ServerHoist {
     /** Arguments that tests pass (servers of their own): each becomes `() => <argument>`. */
     wrapSites: Span[];
   };
+}
+
+/**
+ * A getter whose only job is to build, configure and cache one server in a module variable (`if (server) return
+ * server; server = new McpServer(…); registerTools(server); return server;`), so every request gets the same server.
+ * It becomes a factory in place: the guard and the variable go, the assignment declares a local.
+ */
+export interface CachedServerGetter {
+  /** The getter as the region calls it (`getMcpServer`), and the function. */
+  name: string;
+  fn: Span;
+  /** The module variable that caches the server (`mcpServer`), and its declaration (removed with its statement). */
+  variable: string;
+  declaration: Span;
+  /** `if (mcpServer) return mcpServer;`, removed. */
+  guard: Span;
+  /** `mcpServer = new Server(…);`, which becomes `const mcpServer = new Server(…);`. */
+  assignment: Span;
+  /** Other code needs the one cached server (it reads the variable, or uses the getter's server): which, and where. */
+  blocker?: string;
 }
 
 /** What the transport was configured with, beyond sessions. */

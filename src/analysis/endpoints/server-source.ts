@@ -7,12 +7,17 @@ import { resolveHandler } from '../routes';
 import type { ServerHoist, ServerSource } from './model';
 import { declarationOf, type RegionNode } from './regions';
 import { isTestFile } from './classify';
+import { cachedGetterOf } from './cached-getter';
+import { fieldHoist } from './field-factory';
 import { connectCalls, type SessionMachinery } from './sites';
 import {
   contains,
   exits,
+  firstLine,
+  freeName,
   isFunctionNode,
   spanOf,
+  SERVER_CONFIG_METHODS,
   statementOf,
   templateText,
   unwrapExpression,
@@ -51,26 +56,22 @@ export function serverSourceOf(region: RegionNode, facts: FileFacts, machinery: 
     let written = first.server;
     while (Node.isParenthesizedExpression(written)) written = written.getExpression();
     const init = Node.isAwaitExpression(written) && written.getExpression() === expression ? written : expression;
-    return { source: built(region, first.call, init, undefined, machinery), connect: first.call };
+    return { source: built(region, first.call, init, undefined, machinery, relPath), connect: first.call };
   }
   if (Node.isIdentifier(expression)) {
     const declaration = expression.getSymbol()?.getDeclarations()[0];
     if (Node.isVariableDeclaration(declaration) && contains(region.block, declaration)) {
       const init = declaration.getInitializer();
       if (!init) return { source: { kind: 'unknown', why: `\`${declaration.getName()}\` is declared without a value and assigned later` } };
-      return { source: built(region, first.call, init, declaration, machinery), connect: first.call };
+      return { source: built(region, first.call, init, declaration, machinery, relPath), connect: first.call };
     }
     if (declaration)
       return { source: shared(expression, declaration, region, relPath), connect: first.call, sharedDeclaration: declaration };
   }
   if (Node.isPropertyAccessExpression(expression) && expression.getExpression().getKind() === SyntaxKind.ThisKeyword) {
+    const reference = expression.getText();
     return {
-      source: {
-        kind: 'shared',
-        reference: expression.getText(),
-        declaration: spanOf(expression, relPath),
-        blocker: `\`${expression.getText()}\` is one server kept in a class field and connected to every request; build one per request in a factory method first`,
-      },
+      source: { kind: 'shared', reference, declaration: spanOf(expression, relPath), ...fieldHoist(expression, facts, relPath) },
       connect: first.call,
     };
   }
@@ -95,15 +96,18 @@ export function regionStatements(region: RegionNode): Node[] {
 
 // ---- built in the region ---------------------------------------------------------------------------------------
 
-function built(region: RegionNode, connect: Node, init: Node, declaration: Node | undefined, machinery: SessionMachinery): ServerSource {
+function built(
+  region: RegionNode,
+  connect: Node,
+  init: Node,
+  declaration: Node | undefined,
+  machinery: SessionMachinery,
+  relPath: RelPathOf,
+): ServerSource {
   const awaited = Node.isAwaitExpression(init);
   const expression = awaited ? (init as Node & { getExpression(): Node }).getExpression() : init;
-  const cache = Node.isCallExpression(expression) ? cachedResult(expression) : undefined;
-  if (cache)
-    return {
-      kind: 'unknown',
-      why: `\`${firstLine(expression)}\` hands out one cached server (\`${cache}\`) to every request; make it build a fresh one per call first`,
-    };
+  const cached = Node.isCallExpression(expression) ? cachedGetterOf(expression, region.fn, relPath) : undefined;
+  if (typeof cached === 'string') return { kind: 'unknown', why: cached };
   const anchor = statementOf(declaration ?? connect)!;
   const setup = declaration ? setupStatements(anchor, declaration, connect, machinery) : [];
   const candidates = candidatesBefore(anchor, region, machinery);
@@ -129,6 +133,7 @@ function built(region: RegionNode, connect: Node, init: Node, declaration: Node 
     prelude: prelude.map(text),
     uses: [...new Set(roots.flatMap((r) => freeIdentifiers(r).map((id) => id.getText())))],
     requestScoped,
+    ...(cached ? { cached } : {}),
   };
 }
 
@@ -207,31 +212,9 @@ function innerBlock(holder: Node, target: Node, machinery: SessionMachinery): Bl
   return `the server is built inside \`${firstLine(holder)}\`, which does more than gate sessions`;
 }
 
-/** The variable a memoising factory hands out (`if (cached) return cached; cached = new McpServer(…)`), if it is one. */
-function cachedResult(call: CallExpression): string | undefined {
-  const callee = call.getExpression();
-  if (!Node.isIdentifier(callee)) return undefined;
-  const symbol = callee.getSymbol();
-  const declaration = (symbol?.getAliasedSymbol() ?? symbol)?.getDeclarations()[0];
-  const fn = Node.isVariableDeclaration(declaration) ? declaration.getInitializer() : declaration;
-  if (!fn || !isFunctionNode(fn)) return undefined;
-  for (const statement of fn.getDescendantsOfKind(SyntaxKind.ReturnStatement)) {
-    if (statement.getFirstAncestor(isFunctionNode) !== fn) continue;
-    const value = statement.getExpression();
-    const returned = value && Node.isIdentifier(value) ? value.getSymbol()?.getDeclarations()[0] : undefined;
-    if (returned && Node.isVariableDeclaration(returned) && !contains(fn, returned)) return value!.getText();
-  }
-  return undefined;
-}
-
 /** `req.method === 'GET'` (and `!==`, either order), alone. */
 function isMethodTest(test: Node): boolean {
   return /^\(?\s*(?:[\w.$]+\.method\s*[!=]==?\s*['"`]\w+['"`]|['"`]\w+['"`]\s*[!=]==?\s*[\w.$]+\.method)\s*\)?$/.test(test.getText());
-}
-
-function firstLine(node: Node): string {
-  const line = node.getText().split('\n')[0];
-  return line.length > 80 ? `${line.slice(0, 77)}…` : line;
 }
 
 /**
@@ -421,9 +404,6 @@ function callsTo(fn: FunctionNode): CallExpression[] {
   return calls;
 }
 
-const CONFIG_METHODS =
-  /^(?:tool|registerTool|resource|registerResource|prompt|registerPrompt|setRequestHandler|setNotificationHandler|registerCapabilities|addTool|addResource|addPrompt)$/;
-
 /**
  * A shared server declared as a variable: the statements after it that configure it move into a factory; uses
  * elsewhere (a stdio `connect`, `close()` on shutdown, an export) keep one instance made by the factory.
@@ -546,7 +526,8 @@ function isSetupStatement(statement: Node, symbol: MorphSymbol | undefined, call
   }
   if (!Node.isCallExpression(expression)) return false;
   const callee = expression.getExpression();
-  if (Node.isPropertyAccessExpression(callee) && rootedAtServer(callee.getExpression())) return CONFIG_METHODS.test(callee.getName());
+  if (Node.isPropertyAccessExpression(callee) && rootedAtServer(callee.getExpression()))
+    return SERVER_CONFIG_METHODS.test(callee.getName());
   // `registerTools(server, deps)`: a project function that configures the server (not one that serves it).
   const passesServer = expression.getArguments().some((a) => Node.isIdentifier(a) && a.getSymbol() === symbol);
   const target = resolveHandler(callee);
@@ -554,13 +535,6 @@ function isSetupStatement(statement: Node, symbol: MorphSymbol | undefined, call
     passesServer &&
     !(target && target.getDescendantsOfKind(SyntaxKind.CallExpression).some((c) => /\.(?:connect|listen)\(/.test(c.getText())))
   );
-}
-
-/** `base`, or `base2`, `base3`…: the first name no identifier in the files spells. */
-function freeName(base: string, files: SourceFile[]): string {
-  const taken = (name: string) => files.some((f) => f.getDescendantsOfKind(SyntaxKind.Identifier).some((id) => id.getText() === name));
-  if (!taken(base)) return base;
-  for (let i = 2; ; i++) if (!taken(`${base}${i}`)) return `${base}${i}`;
 }
 
 /** `export { server }` / `export default server` elsewhere in the file. */

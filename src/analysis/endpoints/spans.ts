@@ -1,5 +1,5 @@
 // Spans of ts-morph nodes, and small syntax helpers the endpoint model shares.
-import { Node, type SourceFile } from 'ts-morph';
+import { Node, SyntaxKind, type SourceFile } from 'ts-morph';
 import type { Span } from './model';
 
 /** Maps a project file to the path findings use for it (relative to the scanned root). */
@@ -67,6 +67,12 @@ export function statementOf(node: Node): Node | undefined {
   return undefined;
 }
 
+/** A node's first line, cut at 80 characters, for messages. */
+export function firstLine(node: Node): string {
+  const line = node.getText().split('\n')[0];
+  return line.length > 80 ? `${line.slice(0, 77)}…` : line;
+}
+
 /** Does `outer` contain `inner` (or is it)? */
 export function contains(outer: Node, inner: Node): boolean {
   return outer.getSourceFile() === inner.getSourceFile() && inner.getStart() >= outer.getStart() && inner.getEnd() <= outer.getEnd();
@@ -123,4 +129,15 @@ export function templateText(node: Node): string {
       return '  '.repeat(Math.floor(width / unitWidth)) + ' '.repeat(width % unitWidth) + rest.slice(lead.length);
     })
     .join('\n');
+}
+
+/** The methods that configure a server (`server.tool(…)`, `server.setRequestHandler(…)`). */
+export const SERVER_CONFIG_METHODS =
+  /^(?:tool|registerTool|resource|registerResource|prompt|registerPrompt|setRequestHandler|setNotificationHandler|registerCapabilities|addTool|addResource|addPrompt)$/;
+
+/** `base`, or `base2`, `base3`…: the first name no identifier in the files spells. */
+export function freeName(base: string, files: SourceFile[]): string {
+  const taken = (name: string) => files.some((f) => f.getDescendantsOfKind(SyntaxKind.Identifier).some((id) => id.getText() === name));
+  if (!taken(base)) return base;
+  for (let i = 2; ; i++) if (!taken(`${base}${i}`)) return `${base}${i}`;
 }
