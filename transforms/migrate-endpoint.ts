@@ -17,6 +17,7 @@ import { removeDeadDeclarations } from './lib/dead-code';
 import { addMarker, uniqueName } from './lib/markers';
 import { guardStatements, isLocalServer, type GuardContext } from './lib/guard';
 import { functionAt, nodeAt, pathAt } from './lib/locate';
+import { scopeIn, scopeStoreAndReaders } from './lib/request-scope';
 import {
   earlyAnswer,
   goneAnswer,
@@ -138,6 +139,7 @@ function migrate(edit: FileEdit, plan: EndpointPlan): boolean {
   if (!v2 && plan.stateless && plan.originGuarded) return false;
   let changed = false;
   if (plan.server.kind === 'shared' && plan.server.hoist) changed = hoistServer(edit, plan.server.hoist) || changed;
+  if (plan.credentials) changed = scopeStoreAndReaders(edit.context, plan.credentials, edit.file) || changed;
   const regions = plan.regions.filter((r) => r.fn.file === edit.file);
   const endpointRegion = plan.regions.find((r) => r.endpoint);
   const endpoint = endpointPath(edit, plan);
@@ -428,6 +430,12 @@ function freeLocal(candidates: string[], server: ServerCode, params: HandlerPara
 
 /** How the endpoint builds its server, in this file. */
 function serverCode(edit: FileEdit, plan: EndpointPlan, params: HandlerParams): ServerCode {
+  const credentials = plan.credentials;
+  const scope = credentials && { name: scopeIn(edit.context, credentials, edit.file), value: credentials.value };
+  return { ...sourceCode(edit, plan, params), scope };
+}
+
+function sourceCode(edit: FileEdit, plan: EndpointPlan, params: HandlerParams): ServerCode {
   const source = plan.server;
   if (source.kind === 'built') {
     const taken = new Set([...params.names, ...source.uses]);

@@ -114,6 +114,10 @@ export function touchedFiles(plan: EndpointPlan): Set<string> {
     for (const site of [...(plan.server.hoist.parameter?.callSites ?? []), ...(plan.server.hoist.parameter?.wrapSites ?? [])])
       files.add(site.file);
   }
+  if (plan.credentials) {
+    files.add(plan.credentials.store.file);
+    for (const reader of plan.credentials.readers) files.add(reader.lookup.file);
+  }
   if (!plan.verdict.migratable) files.add(plan.verdict.at.file);
   return files;
 }

@@ -37,6 +37,7 @@ import { isTestFile } from './classify';
 import { bridgeOf } from './bridge';
 import { exportedCallerOf } from './leftovers';
 import { sessionStateOf, sessionStateReason } from './session-state';
+import { requestCredentialsOf } from './request-credentials';
 import { readsOrigin } from '../origin';
 import { contains, isFunctionNode, spanOf, type FunctionNode, type RelPathOf } from './spans';
 
@@ -255,7 +256,7 @@ function planOf(group: DraftRegion[], relPath: RelPathOf, local: boolean): Endpo
     unrouted: primary ? unroutedMethods(primary.node) : [],
     verdict: { migratable: true },
   };
-  plan.verdict = verdictOf(plan, group, server.connect, relPath);
+  plan.verdict = verdictOf(plan, group, server, relPath);
   return plan;
 }
 
@@ -441,8 +442,19 @@ function bindsLoopbackOnly(files: SourceFile[]): boolean {
 
 // ---- verdict -------------------------------------------------------------------------------------------------------
 
-function verdictOf(plan: EndpointPlan, group: DraftRegion[], connect: Node | undefined, relPath: RelPathOf): EndpointPlan['verdict'] {
+function verdictOf(
+  plan: EndpointPlan,
+  group: DraftRegion[],
+  server: { connect?: Node; prelude?: Node[] },
+  relPath: RelPathOf,
+): EndpointPlan['verdict'] {
   const stop = (reason: string, at: Span) => ({ migratable: false as const, reason, at });
+  // Credentials filed by session id that each request carries again are computed per request instead.
+  const states = group.flatMap((draft) =>
+    sessionStates(draft).map((state) => ({ state, region: handling(draft).block, request: handling(draft).fn })),
+  );
+  const credentials = states.length > 0 ? requestCredentialsOf({ states, prelude: server.prelude ?? [], relPath }) : undefined;
+  if (credentials && 'credentials' in credentials) plan.credentials = credentials.credentials;
   for (const draft of group) {
     const region = draft.node;
     const at = spanOf(region.fn, relPath);
@@ -460,20 +472,14 @@ function verdictOf(plan: EndpointPlan, group: DraftRegion[], connect: Node | und
     if (draft.roles.has('streamable') && (draft.roles.has('sse-stream') || draft.roles.has('sse-messages'))) {
       return stop('one handler serves both Streamable HTTP and HTTP+SSE; split it by path first', at);
     }
-    // State kept in the region, or by a helper it calls to build its transport (`openSession(id, user)` whose
-    // session callback files the user under the id).
-    const helpers = transportHelpers(draft);
-    const state =
-      sessionStateCalls(draft.facts, handling(draft).block)[0] ??
-      helpers.find(
-        ({ fn }) => sessionStateCalls(new FileFacts(fn.getSourceFile(), { validatesOrigin: false }), fn.getBody() ?? fn).length > 0,
-      )?.call;
+    const [state] = plan.credentials ? [] : sessionStates(draft);
     if (state) {
       const facts = sessionStateOf(state, handling(draft).block, handling(draft).fn, relPath);
+      const why = credentials && 'why' in credentials ? `; mcp-migrate does not do this itself: ${credentials.why}` : '';
       return {
-        ...stop(sessionStateReason(state.getText().split('\n')[0], facts), spanOf(state, relPath)),
+        ...stop(sessionStateReason(state.getText().split('\n')[0], facts) + why, spanOf(state, relPath)),
         state: facts,
-        kept: helpers.map(({ fn }) => spanOf(fn, relPath)),
+        kept: transportHelpers(draft).map(({ fn }) => spanOf(fn, relPath)),
       };
     }
     if (!region.fn.isAsync?.() && region.arrivals.some((a) => a.kind === 'call')) {
@@ -484,12 +490,12 @@ function verdictOf(plan: EndpointPlan, group: DraftRegion[], connect: Node | und
       return stop('the handler is an arrow function without a block body; give it braces first', at);
   }
   if (plan.bridge && !plan.bridge.relay) return stop(...bridgeStop(plan.bridge));
-  const server = plan.server;
-  const serverAt = connect ? spanOf(connect, relPath) : plan.regions[0].fn;
+  const source = plan.server;
+  const serverAt = server.connect ? spanOf(server.connect, relPath) : plan.regions[0].fn;
   // A relayed bridge's server is a placeholder the stdio-bridge transform replaces first.
-  if (!plan.bridge && server.kind === 'unknown') return stop(server.why, serverAt);
-  if (!plan.bridge && server.kind === 'shared' && (server.blocker || !(server.hoist || server.factoryCall))) {
-    return stop(server.blocker ?? 'the shared server cannot become a factory', server.declaration);
+  if (!plan.bridge && source.kind === 'unknown') return stop(source.why, serverAt);
+  if (!plan.bridge && source.kind === 'shared' && (source.blocker || !(source.hoist || source.factoryCall))) {
+    return stop(source.blocker ?? 'the shared server cannot become a factory', source.declaration);
   }
   if (!plan.path.code && !plan.regions.some((r) => r.role === 'streamable' || r.role === 'sse-both')) {
     const stream = group.find((r) => r.roles.has('sse-stream'))?.node;
@@ -501,6 +507,24 @@ function verdictOf(plan: EndpointPlan, group: DraftRegion[], connect: Node | und
       );
   }
   return { migratable: true };
+}
+
+/**
+ * State kept per session in the region, or by a helper it calls to build its transport (`openSession(id, user)` whose
+ * session callback files the user under the id): the region's own calls first, then those helper calls.
+ */
+function sessionStates(draft: DraftRegion): Node[] {
+  const own = sessionStateCalls(draft.facts, handling(draft).block);
+  const stateful = new Set(
+    transportHelpers(draft)
+      .filter(({ fn }) => sessionStateCalls(new FileFacts(fn.getSourceFile(), { validatesOrigin: false }), fn.getBody() ?? fn).length > 0)
+      .map(({ fn }) => fn),
+  );
+  // Every call of those helpers (each branch passes its own value).
+  const helperCalls = handling(draft)
+    .block.getDescendantsOfKind(SyntaxKind.CallExpression)
+    .filter((call) => stateful.has(resolveHandler(call.getExpression()) as FunctionNode));
+  return [...own, ...helperCalls.filter((call) => !own.includes(call))];
 }
 
 /** Functions the region calls that construct its SDK transports (`setupTransportAndSession(id, store, server)`). */
