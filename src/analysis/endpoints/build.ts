@@ -36,7 +36,7 @@ import { regionStatements, serverSourceOf } from './server-source';
 import { isTestFile } from './classify';
 import { bridgeOf } from './bridge';
 import { exportedCallerOf } from './leftovers';
-import { sessionStateOf, sessionStateReason } from './session-state';
+import { sessionStateOf, sessionStateReason, traceSessionState } from './session-state';
 import { requestCredentialsOf } from './request-credentials';
 import { readsOrigin } from '../origin';
 import { contains, isFunctionNode, spanOf, type FunctionNode, type RelPathOf } from './spans';
@@ -205,7 +205,7 @@ function planOf(group: DraftRegion[], relPath: RelPathOf, local: boolean): Endpo
   // The server comes from the code that connects it: the endpoint's own, or the stream's.
   const source = [primary, stream].find((r) => !!r && (r.roles.has('streamable') || r.roles.has('sse-stream'))) ?? ordered[0];
   const machinery = new SessionMachinery(source.facts, handling(source).block);
-  const server = serverSourceOf(handling(source), source.facts, machinery, relPath);
+  const server = serverSourceOf(handling(source), source.facts, machinery, relPath, requestValues(source));
   if (source.helper) server.source = liftedServer(server.source, source.helper, group);
   const regions = ordered.map((r) => regionPlan(r, relPath, r === primary));
   const pathNode = primary?.node.path;
@@ -256,7 +256,8 @@ function planOf(group: DraftRegion[], relPath: RelPathOf, local: boolean): Endpo
     unrouted: primary ? unroutedMethods(primary.node) : [],
     verdict: { migratable: true },
   };
-  plan.verdict = verdictOf(plan, group, server, relPath);
+  // (the server's region: its kept statements are where the endpoint computes what it serves with)
+  plan.verdict = verdictOf(plan, group, { ...server, endpoint: handling(source).fn }, relPath);
   return plan;
 }
 
@@ -445,7 +446,7 @@ function bindsLoopbackOnly(files: SourceFile[]): boolean {
 function verdictOf(
   plan: EndpointPlan,
   group: DraftRegion[],
-  server: { connect?: Node; prelude?: Node[] },
+  server: { connect?: Node; prelude?: Node[]; endpoint: FunctionNode },
   relPath: RelPathOf,
 ): EndpointPlan['verdict'] {
   const stop = (reason: string, at: Span) => ({ migratable: false as const, reason, at });
@@ -453,7 +454,10 @@ function verdictOf(
   const states = group.flatMap((draft) =>
     sessionStates(draft).map((state) => ({ state, region: handling(draft).block, request: handling(draft).fn })),
   );
-  const credentials = states.length > 0 ? requestCredentialsOf({ states, prelude: server.prelude ?? [], relPath }) : undefined;
+  const credentials =
+    states.length > 0
+      ? requestCredentialsOf({ states, endpoint: server.endpoint, prelude: server.prelude ?? [], connect: server.connect, relPath })
+      : undefined;
   if (credentials && 'credentials' in credentials) plan.credentials = credentials.credentials;
   for (const draft of group) {
     const region = draft.node;
@@ -507,6 +511,13 @@ function verdictOf(
       );
   }
   return { migratable: true };
+}
+
+/** The request-derived values the region files by session id (`setAuth(id, auth)`: `auth`), as the region passes them. */
+function requestValues(draft: DraftRegion): Node[] {
+  return sessionStates(draft)
+    .map((state) => traceSessionState(state, handling(draft).block, handling(draft).fn))
+    .flatMap((traced) => (traced.fromRequest && traced.value ? [traced.value.written] : []));
 }
 
 /**

@@ -13,8 +13,11 @@ import type { CredentialReader, RequestCredentials } from './model';
 export interface CredentialsInput {
   /** Every session-keyed write of the endpoint (its own, and its transport helpers' calls), with the region it is in. */
   states: Array<{ state: Node; region: Node; request: FunctionNode }>;
-  /** The statements the stateless endpoint keeps before it builds its server. */
+  /** The function that becomes the stateless endpoint, and the statements it keeps before it builds its server. */
+  endpoint: FunctionNode;
   prelude: readonly Node[];
+  /** Where it connects its server: a branch holding it is the one the endpoint keeps. */
+  connect?: Node;
   relPath: RelPathOf;
 }
 
@@ -29,8 +32,8 @@ export function requestCredentialsOf(input: CredentialsInput): { credentials: Re
   const [store] = declarations;
   if (declarations.size !== 1 || !store) return { why: 'its writes do not all end in one store variable' };
   const file = store.getSourceFile();
-  const kept = traced.find((t) => keptValue(t, input.prelude));
-  if (!kept) return { why: 'the value is not computed by the statements the stateless endpoint keeps' };
+  const kept = traced.find((t) => keptValue(t, input));
+  if (!kept) return { why: notKept(traced, input) };
   const writers = traced.flatMap((t) => t.writers);
   const otherWrite = storeWrites(storeName(traced[0].stored!.store)!).find(
     (w) => !input.states.some(({ region }) => contains(region, w)) && !writers.some((fn) => contains(fn, w)),
@@ -54,7 +57,7 @@ export function requestCredentialsOf(input: CredentialsInput): { credentials: Re
     return { why: `${input.relPath(file)} is not an ES module, so it cannot export the request's value to the files that read it` };
   const valueType = typescript ? storedType(store) : undefined;
   if (valueType === null) return { why: `the stored value's type cannot be named in ${input.relPath(file)}` };
-  const scope = freeName(`${storeName(traced[0].stored!.store)!.getText()}OfRequest`, [file, ...users]);
+  const scope = freeName(`${scopeBase(storeName(traced[0].stored!.store)!.getText())}OfRequest`, [file, ...users]);
   return {
     credentials: {
       value: kept.value!.written.getText(),
@@ -74,12 +77,55 @@ function storeDeclaration(store: Node): Node | undefined {
   return declaration && Node.isVariableDeclaration(declaration) ? declaration : undefined;
 }
 
-/** The write files a local that the kept prelude declares (`const { auth } = await authenticate(req, res)`). */
-function keptValue(traced: TracedState, prelude: readonly Node[]): boolean {
-  const node = traced.value?.node;
-  if (!node || !Node.isIdentifier(node)) return false;
-  const declaration = node.getSymbol()?.getDeclarations()[0];
-  return !!declaration && prelude.some((statement) => contains(statement, declaration));
+/**
+ * The value as the endpoint wrote it can be computed where the stateless endpoint serves: it is written in the
+ * endpoint's function and reads only its parameters, what the kept prelude declares, and module-level names
+ * (`auth` from `const { auth } = await authenticate(req, res)`, `String(req.headers['user-agent'])`).
+ */
+function keptValue(traced: TracedState, input: CredentialsInput): boolean {
+  const { endpoint, prelude } = input;
+  const written = traced.value?.written;
+  if (!written || !contains(endpoint, written) || conditionOf(written, input)) return false;
+  const ids = [written, ...written.getDescendantsOfKind(SyntaxKind.Identifier)].filter((id) => Node.isIdentifier(id));
+  return ids.every((id) => {
+    const parent = id.getParent();
+    if (Node.isPropertyAccessExpression(parent) && parent.getNameNode() === id) return true;
+    const declaration = id.getSymbol()?.getDeclarations()[0];
+    if (!declaration || !contains(endpoint, declaration)) return true;
+    if (Node.isParameterDeclaration(declaration) && declaration.getParent() === endpoint) return true;
+    return prelude.some((statement) => contains(statement, declaration));
+  });
+}
+
+/** Why no write files a value the stateless endpoint can compute. */
+function notKept(traced: TracedState[], input: CredentialsInput): string {
+  const written = traced.map((t) => t.value!.written);
+  const inside = written.find((w) => !contains(input.endpoint, w));
+  if (inside) {
+    const holder = inside.getAncestors().find((a) => Node.isFunctionDeclaration(a) && a.getName());
+    const name = holder && Node.isFunctionDeclaration(holder) ? `\`${holder.getName()}\`` : 'the function that stores it';
+    return `the stored value (\`${firstLine(inside)}\`) is put together inside ${name}, not by the endpoint`;
+  }
+  const condition = written.map((w) => conditionOf(w, input)).find((c) => !!c);
+  if (condition) return `the value is filed only when \`${firstLine(condition)}\` holds, not on every request`;
+  return `the value (\`${firstLine(written[0])}\`) is computed by statements the stateless endpoint does not keep`;
+}
+
+/**
+ * The test of an `if` the value is filed under that the request the server is built for need not pass (`if
+ * (sessionId)`: only a client that initializes again); a transport's own `transport.sessionId` holds on every request
+ * after initialize, and a branch that builds the server is the one the endpoint keeps.
+ */
+function conditionOf(written: Node, input: CredentialsInput): Node | undefined {
+  for (const branch of written.getAncestors()) {
+    if (branch === input.endpoint) return undefined;
+    const statement = branch.getParent();
+    if (!Node.isIfStatement(statement) || statement.getExpression() === branch) continue;
+    const test = statement.getExpression();
+    if (/^[\w$.]+\.sessionId$/.test(test.getText()) || (input.connect && contains(branch, input.connect))) continue;
+    return test;
+  }
+  return undefined;
 }
 
 /**
@@ -186,6 +232,11 @@ function valueTypeOf(type: Node | undefined, depth: number): string | null {
     return index?.getReturnTypeNode()?.getText() ?? null;
   }
   return null;
+}
+
+/** What the store holds, from its name: `tenantBySession` → `tenant`, `authContextStore` → `authContext`. */
+function scopeBase(store: string): string {
+  return store.replace(/(?:By|Per|For)(?:Session|Transport|Connection)(?:Ids?)?$|(?:Store|Map|Table|Cache|Registry)$/, '') || store;
 }
 
 /** `base`, or `base2`, … when a file already uses the name. */

@@ -31,7 +31,17 @@ export interface ServerSourceResult {
   prelude?: Node[];
 }
 
-export function serverSourceOf(region: RegionNode, facts: FileFacts, machinery: SessionMachinery, relPath: RelPathOf): ServerSourceResult {
+/**
+ * `carried`: values the endpoint keeps computing per request besides the server's inputs (credentials it filed by
+ * session id); the statements that compute them are kept too when that touches no session state.
+ */
+export function serverSourceOf(
+  region: RegionNode,
+  facts: FileFacts,
+  machinery: SessionMachinery,
+  relPath: RelPathOf,
+  carried: Node[] = [],
+): ServerSourceResult {
   const statements = regionStatements(region);
   const connects = connectCalls(facts, region.block).filter((c) => statements.some((s) => contains(s, c.call)));
   const first = connects[0];
@@ -53,16 +63,17 @@ export function serverSourceOf(region: RegionNode, facts: FileFacts, machinery: 
     let written = first.server;
     while (Node.isParenthesizedExpression(written)) written = written.getExpression();
     const init = Node.isAwaitExpression(written) && written.getExpression() === expression ? written : expression;
-    return { ...built(region, first.call, init, undefined, machinery), connect: first.call };
+    return { ...built(region, first.call, init, undefined, machinery, carried), connect: first.call };
   }
   if (Node.isIdentifier(expression)) {
     const declaration = expression.getSymbol()?.getDeclarations()[0];
     if (Node.isVariableDeclaration(declaration) && contains(region.block, declaration)) {
       const init = declaration.getInitializer();
       const assigned = init ? undefined : builtByAssignment(declaration, connects);
-      if (assigned) return { ...built(region, assigned.statement, assigned.value, undefined, machinery), connect: assigned.connect };
+      if (assigned)
+        return { ...built(region, assigned.statement, assigned.value, undefined, machinery, carried), connect: assigned.connect };
       if (!init) return { source: { kind: 'unknown', why: `\`${declaration.getName()}\` is declared without a value and assigned later` } };
-      return { ...built(region, first.call, init, declaration, machinery), connect: first.call };
+      return { ...built(region, first.call, init, declaration, machinery, carried), connect: first.call };
     }
     if (declaration)
       return { source: shared(expression, declaration, region, relPath), connect: first.call, sharedDeclaration: declaration };
@@ -137,6 +148,7 @@ function built(
   init: Node,
   declaration: Node | undefined,
   machinery: SessionMachinery,
+  carried: Node[],
 ): { source: ServerSource; prelude?: Node[] } {
   const awaited = Node.isAwaitExpression(init);
   const expression = awaited ? (init as Node & { getExpression(): Node }).getExpression() : init;
@@ -152,7 +164,8 @@ function built(
   const setup = declaration ? setupStatements(anchor, declaration, connect, machinery) : [];
   const candidates = candidatesBefore(anchor, region, machinery);
   if (typeof candidates === 'string') return { source: { kind: 'unknown', why: candidates } };
-  const prelude = slice(candidates, [expression, ...setup], machinery);
+  const withCarried = carried.length > 0 ? slice(candidates, [expression, ...setup, ...carried], machinery) : undefined;
+  const prelude = Array.isArray(withCarried) ? withCarried : slice(candidates, [expression, ...setup], machinery);
   if (typeof prelude === 'string') return { source: { kind: 'unknown', why: prelude } };
   const text = (n: Node) => templateText(n);
   const inside = new Set<MorphSymbol>();
