@@ -525,6 +525,14 @@ function requestValues(draft: DraftRegion): Node[] {
  * session callback files the user under the id): the region's own calls first, then those helper calls.
  */
 function sessionStates(draft: DraftRegion): Node[] {
+  let states = statesOf.get(draft);
+  if (!states) statesOf.set(draft, (states = findSessionStates(draft)));
+  return states;
+}
+
+const statesOf = new WeakMap<DraftRegion, Node[]>();
+
+function findSessionStates(draft: DraftRegion): Node[] {
   const own = sessionStateCalls(draft.facts, handling(draft).block);
   const stateful = new Set(
     transportHelpers(draft)

@@ -45,6 +45,18 @@ export interface TracedState {
  * re-exports, down to the store it writes. `request` is the endpoint's function (its parameters are the request objects).
  */
 export function traceSessionState(state: Node, region: Node, request: FunctionNode): TracedState {
+  // (the plan's server source, its verdict and its marker all ask about the same writes)
+  let traced = traces.get(state);
+  if (!traced || traced.request !== request) {
+    traced = { request, state: traceOnce(state, region, request) };
+    traces.set(state, traced);
+  }
+  return traced.state;
+}
+
+const traces = new WeakMap<Node, { request: FunctionNode; state: TracedState }>();
+
+function traceOnce(state: Node, region: Node, request: FunctionNode): TracedState {
   const levels: Level[] = [];
   let write: Node = state;
   let scope = region;
