@@ -101,7 +101,9 @@ describe('--rule and --skip-rule limit every step of apply', () => {
 // has an error marker carrying the handle recipe, so `check` fails; the code that fills the state is never removed
 // while a tool still reads it.
 describe('session state: behaviour is preserved, or the gate is red', () => {
-  const stateful = fixtureNames((m) => m.expectedRules.includes('session-state'));
+  // (credentials each request carries again are read from the request by the migration itself: see below)
+  const stateful = fixtureNames((m) => m.expectedRules.includes('session-state') && !m.autoMigratable);
+  const carried = fixtureNames((m) => m.expectedRules.includes('session-state') && m.autoMigratable);
   const sessionIdReads = (dir: string) =>
     sourceTexts(dir).flatMap(({ file, text }) =>
       text
@@ -134,6 +136,22 @@ describe('session state: behaviour is preserved, or the gate is red', () => {
           expect(above.length, `${warning.file}:${warning.line} is marked`).toBeGreaterThan(0);
         }
         expect(sessionIdReads(dir).length).toBe(warnings.filter((w) => /sessionId/.test(w.message)).length);
+      });
+    }
+  }
+
+  it('covers a fixture server whose session state is credentials each request carries again', () => {
+    expect(carried).toContain('b-session-credentials');
+  });
+
+  for (const name of carried) {
+    for (const target of ['2025-11-25', '2026-07-28'] as const) {
+      it(`${name} (${target}): the credentials are read from each request, so no state read and no marker is left`, async () => {
+        const dir = copyOf(name);
+        apply({ paths: [dir], cwd: dir, allowDirty: true, target });
+        const report = await check({ paths: [dir], cwd: dir });
+        expect(report.findings.filter((f) => f.ruleId === 'session-state' || f.data?.marker)).toEqual([]);
+        expect(sessionIdReads(dir)).toEqual([]);
       });
     }
   }

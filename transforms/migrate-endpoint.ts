@@ -20,6 +20,7 @@ import { guardStatements, isLocalServer, type GuardContext } from './lib/guard';
 import { functionAt, nodeAt, pathAt } from './lib/locate';
 import { uncacheGetter } from './lib/cached-getter';
 import { moveFieldIntoMethod } from './lib/field-factory';
+import { scopeIn, scopeStoreAndReaders } from './lib/request-scope';
 import {
   earlyAnswer,
   goneAnswer,
@@ -149,6 +150,7 @@ function migrate(edit: FileEdit, plan: EndpointPlan): boolean {
   let changed = false;
   if (plan.server.kind === 'shared' && plan.server.hoist) changed = hoistServer(edit, plan.server.hoist) || changed;
   if (plan.server.kind === 'built' && plan.server.cached) changed = uncacheServer(edit, plan.server.cached) || changed;
+  if (plan.credentials) changed = scopeStoreAndReaders(edit.context, plan.credentials, edit.file) || changed;
   const regions = plan.regions.filter((r) => r.fn.file === edit.file);
   const endpointRegion = plan.regions.find((r) => r.endpoint);
   const endpoint = endpointPath(edit, plan);
@@ -444,6 +446,12 @@ function freeLocal(candidates: string[], server: ServerCode, params: HandlerPara
 
 /** How the endpoint builds its server, in this file. */
 function serverCode(edit: FileEdit, plan: EndpointPlan, params: HandlerParams): ServerCode {
+  const credentials = plan.credentials;
+  const scope = credentials && { name: scopeIn(edit.context, credentials, edit.file), value: credentials.value };
+  return { ...sourceCode(edit, plan, params), scope };
+}
+
+function sourceCode(edit: FileEdit, plan: EndpointPlan, params: HandlerParams): ServerCode {
   const source = plan.server;
   if (source.kind === 'built') {
     const taken = new Set([...params.names, ...source.uses]);

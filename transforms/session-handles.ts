@@ -33,7 +33,9 @@ interface StatefulTool {
 
 export default function transform(file: FileInfo, api: API, options: TransformOptions = {}): string | undefined {
   const context = createContext(file, api, options, rules);
-  const anchors = context.findings.filter((f) => f.ruleId === 'session-state');
+  const found = context.findings.filter((f) => f.ruleId === 'session-state');
+  // Credentials the endpoint migration computes per request (migrate-endpoint runs first) need no handle.
+  const anchors = found.filter((f) => !found.some((other) => readsRequestCredentials(endpointPlanOf(other), f)));
   if (anchors.length === 0) return undefined;
   const result = rewrite(context, anchors);
   if (result === true) return print(context);
@@ -51,6 +53,16 @@ export default function transform(file: FileInfo, api: API, options: TransformOp
     changed = addMarker(untouched, anchor.line, 'session-state', message) || changed;
   }
   return changed ? print(untouched) : undefined;
+}
+
+/** The finding is the write or a lookup of credentials a plan makes request-scoped. */
+function readsRequestCredentials(plan: EndpointPlan | undefined, finding: Finding): boolean {
+  const credentials = plan?.credentials;
+  if (!credentials) return false;
+  return (
+    endpointPlanOf(finding)?.id === plan.id ||
+    credentials.readers.some((r) => r.lookup.file === finding.file && r.lookup.line === finding.line)
+  );
 }
 
 /** Why the file's state cannot move behind handles, and which anchors that is about. */

@@ -115,6 +115,10 @@ export function touchedFiles(plan: EndpointPlan): Set<string> {
       files.add(site.file);
   }
   if (plan.server.kind === 'built' && plan.server.cached) files.add(plan.server.cached.fn.file);
+  if (plan.credentials) {
+    files.add(plan.credentials.store.file);
+    for (const reader of plan.credentials.readers) files.add(reader.lookup.file);
+  }
   if (!plan.verdict.migratable) files.add(plan.verdict.at.file);
   return files;
 }

@@ -9,6 +9,7 @@ import { connectCalls } from '../analysis/endpoints/sites';
 import { resolveOrigin } from '../analysis/resolve';
 import { isMcpModule } from '../analysis/sdk-modules';
 import type { FileFacts } from '../analysis/file-facts';
+import type { EndpointPlan, Span } from '../analysis/endpoints/model';
 import { toolAnnotationsArgument } from './idempotency-hint';
 
 const CONTEXT_PARAM = /^(?:extra|ctx|context|requestExtra|handlerExtra)$/;
@@ -48,6 +49,18 @@ export const sessionState: Rule = {
       )
         continue;
       if (facts.holds(object, 'StreamableHTTPServerTransport') || facts.holds(object, 'SSEServerTransport')) continue;
+      // The key of a credentials lookup the endpoint migration makes request-scoped: the plan carries it out.
+      const carried = credentialsPlanAt(facts, access);
+      if (carried) {
+        report(
+          access,
+          `Session state: the tool reads \`${access.getText()}\` to look up credentials each request carries again; the endpoint migration reads them from the request instead.`,
+          {
+            data: { endpoint: carried },
+          },
+        );
+        continue;
+      }
       const filled = filledBySessionStart(access, handlers);
       if (filled) {
         report(
@@ -213,6 +226,13 @@ function toolMutating(variable: Node, tools: ReadonlyArray<{ name: string; handl
     }
   }
   return undefined;
+}
+
+/** The plan whose request-scoped credentials read this session id (in a lookup's key, or the key's declaration). */
+function credentialsPlanAt(facts: FileFacts, node: Node): EndpointPlan | undefined {
+  const inside = (span: Span | undefined) =>
+    !!span && span.file === facts.relPath && span.start <= node.getStart() && node.getEnd() <= span.end;
+  return facts.endpoints.find((plan) => plan.credentials?.readers.some((r) => inside(r.lookup) || inside(r.unusedKey)));
 }
 
 /**

@@ -3,6 +3,7 @@
 // stateless transport (2025-11-25) or a createMcpHandler (2026-07-28) serves the request.
 import type { ErrorAnswer, FrameworkAdapter, HandlerParams, RequestAccess, Style } from '../../src/frameworks';
 import { indent, quoted } from '../../src/frameworks/code';
+import { servedInScope } from './request-scope';
 
 /** Where the v1 SDK's Web-standard Streamable HTTP transport is imported from (a fetch handler's, 2025-11-25). */
 export const V1_WEB_TRANSPORT = [
@@ -20,6 +21,8 @@ export interface ServerCode {
   variable: string;
   /** The same as a factory: `() => createServer()` or a block arrow that builds, configures and returns it. */
   factory: string;
+  /** Credentials the request carries: it is served inside `scope.run(value, …)` (lib/request-scope.ts). */
+  scope?: { name: string; value: string };
 }
 
 export interface BodyInput {
@@ -100,7 +103,7 @@ export function statelessBody(
       ...head,
       `try {`,
       `  await ${server}.connect(${transport});`,
-      `  return await ${transport}.handleRequest(${access.request});`,
+      `  return await ${inScope(input, `${transport}.handleRequest(${access.request})`)};`,
       `} catch (error) {`,
       `  console.error(${s('MCP request failed:')}, error);`,
       indent(failure.join('\n')),
@@ -108,7 +111,7 @@ export function statelessBody(
     ];
   }
   const body = input.parsedBody ?? access.body;
-  const serve = `${valueReturns(input) ? 'return ' : ''}await ${transport}.handleRequest(${access.req}, ${access.res}${body ? `, ${body}` : ''});`;
+  const serve = `${valueReturns(input) ? 'return ' : ''}await ${inScope(input, `${transport}.handleRequest(${access.req}, ${access.res}${body ? `, ${body}` : ''})`)};`;
   return [
     ...head,
     `${access.res}.on(${s('close')}, () => {`,
@@ -127,6 +130,12 @@ export function statelessBody(
     `  }`,
     `}`,
   ];
+}
+
+/** Serving the request, inside the credentials' scope when there is one. */
+function inScope(input: BodyInput, serve: string): string {
+  const scope = input.server.scope;
+  return scope ? servedInScope(scope.name, scope.value, serve) : serve;
 }
 
 /**
@@ -155,8 +164,8 @@ export function handlerBody(input: BodyInput, handler: { perRequest?: string; ca
     ...input.server.prelude,
     ...(handler.perRequest ? [handler.perRequest] : []),
   ];
-  if (access.flavor === 'web') return [...lines, `return ${handler.call}.fetch(${access.request});`];
+  if (access.flavor === 'web') return [...lines, `return ${inScope(input, `${handler.call}.fetch(${access.request})`)};`];
   const body = input.parsedBody ?? access.body;
-  const serve = `${valueReturns(input) ? 'return ' : ''}await ${handler.call}(${access.req}, ${access.res}${body ? `, ${body}` : ''});`;
+  const serve = `${valueReturns(input) ? 'return ' : ''}await ${inScope(input, `${handler.call}(${access.req}, ${access.res}${body ? `, ${body}` : ''})`)};`;
   return [...lines, ...access.handOver, serve];
 }

@@ -36,7 +36,8 @@ import { regionStatements, serverSourceOf } from './server-source';
 import { isTestFile } from './classify';
 import { bridgeOf } from './bridge';
 import { exportedCallerOf } from './leftovers';
-import { sessionStateOf, sessionStateReason } from './session-state';
+import { sessionStateOf, sessionStateReason, traceSessionState } from './session-state';
+import { requestCredentialsOf } from './request-credentials';
 import { readsOrigin } from '../origin';
 import { contains, isFunctionNode, spanOf, type FunctionNode, type RelPathOf } from './spans';
 
@@ -204,7 +205,7 @@ function planOf(group: DraftRegion[], relPath: RelPathOf, local: boolean): Endpo
   // The server comes from the code that connects it: the endpoint's own, or the stream's.
   const source = [primary, stream].find((r) => !!r && (r.roles.has('streamable') || r.roles.has('sse-stream'))) ?? ordered[0];
   const machinery = new SessionMachinery(source.facts, handling(source).block);
-  const server = serverSourceOf(handling(source), source.facts, machinery, relPath);
+  const server = serverSourceOf(handling(source), source.facts, machinery, relPath, requestValues(source));
   if (source.helper) server.source = liftedServer(server.source, source.helper, group);
   const regions = ordered.map((r) => regionPlan(r, relPath, r === primary));
   const pathNode = primary?.node.path;
@@ -256,7 +257,8 @@ function planOf(group: DraftRegion[], relPath: RelPathOf, local: boolean): Endpo
     unrouted: primary ? unroutedMethods(primary.node) : [],
     verdict: { migratable: true },
   };
-  plan.verdict = verdictOf(plan, group, server.connect, relPath);
+  // (the server's region: its kept statements are where the endpoint computes what it serves with)
+  plan.verdict = verdictOf(plan, group, { ...server, endpoint: handling(source).fn }, relPath);
   return plan;
 }
 
@@ -442,8 +444,22 @@ function bindsLoopbackOnly(files: SourceFile[]): boolean {
 
 // ---- verdict -------------------------------------------------------------------------------------------------------
 
-function verdictOf(plan: EndpointPlan, group: DraftRegion[], connect: Node | undefined, relPath: RelPathOf): EndpointPlan['verdict'] {
+function verdictOf(
+  plan: EndpointPlan,
+  group: DraftRegion[],
+  server: { connect?: Node; prelude?: Node[]; endpoint: FunctionNode },
+  relPath: RelPathOf,
+): EndpointPlan['verdict'] {
   const stop = (reason: string, at: Span) => ({ migratable: false as const, reason, at });
+  // Credentials filed by session id that each request carries again are computed per request instead.
+  const states = group.flatMap((draft) =>
+    sessionStates(draft).map((state) => ({ state, region: handling(draft).block, request: handling(draft).fn })),
+  );
+  const credentials =
+    states.length > 0
+      ? requestCredentialsOf({ states, endpoint: server.endpoint, prelude: server.prelude ?? [], connect: server.connect, relPath })
+      : undefined;
+  if (credentials && 'credentials' in credentials) plan.credentials = credentials.credentials;
   for (const draft of group) {
     const region = draft.node;
     const at = spanOf(region.fn, relPath);
@@ -461,20 +477,14 @@ function verdictOf(plan: EndpointPlan, group: DraftRegion[], connect: Node | und
     if (draft.roles.has('streamable') && (draft.roles.has('sse-stream') || draft.roles.has('sse-messages'))) {
       return stop('one handler serves both Streamable HTTP and HTTP+SSE; split it by path first', at);
     }
-    // State kept in the region, or by a helper it calls to build its transport (`openSession(id, user)` whose
-    // session callback files the user under the id).
-    const helpers = transportHelpers(draft);
-    const state =
-      sessionStateCalls(draft.facts, handling(draft).block)[0] ??
-      helpers.find(
-        ({ fn }) => sessionStateCalls(new FileFacts(fn.getSourceFile(), { validatesOrigin: false }), fn.getBody() ?? fn).length > 0,
-      )?.call;
+    const [state] = plan.credentials ? [] : sessionStates(draft);
     if (state) {
       const facts = sessionStateOf(state, handling(draft).block, handling(draft).fn, relPath);
+      const why = credentials && 'why' in credentials ? `; mcp-migrate does not do this itself: ${credentials.why}` : '';
       return {
-        ...stop(sessionStateReason(state.getText().split('\n')[0], facts), spanOf(state, relPath)),
+        ...stop(sessionStateReason(state.getText().split('\n')[0], facts) + why, spanOf(state, relPath)),
         state: facts,
-        kept: helpers.map(({ fn }) => spanOf(fn, relPath)),
+        kept: transportHelpers(draft).map(({ fn }) => spanOf(fn, relPath)),
       };
     }
     if (!region.fn.isAsync?.() && region.arrivals.some((a) => a.kind === 'call')) {
@@ -485,13 +495,13 @@ function verdictOf(plan: EndpointPlan, group: DraftRegion[], connect: Node | und
       return stop('the handler is an arrow function without a block body; give it braces first', at);
   }
   if (plan.bridge && !plan.bridge.relay) return stop(...bridgeStop(plan.bridge));
-  const server = plan.server;
-  const serverAt = connect ? spanOf(connect, relPath) : plan.regions[0].fn;
+  const source = plan.server;
+  const serverAt = server.connect ? spanOf(server.connect, relPath) : plan.regions[0].fn;
   // A relayed bridge's server is a placeholder the stdio-bridge transform replaces first.
-  if (!plan.bridge && server.kind === 'unknown') return stop(server.why, serverAt);
-  if (server.kind === 'built' && server.cached?.blocker) return stop(server.cached.blocker, serverAt);
-  if (!plan.bridge && server.kind === 'shared' && (server.blocker || !(server.hoist || server.factoryCall))) {
-    return stop(server.blocker ?? 'the shared server cannot become a factory', server.declaration);
+  if (!plan.bridge && source.kind === 'unknown') return stop(source.why, serverAt);
+  if (source.kind === 'built' && source.cached?.blocker) return stop(source.cached.blocker, serverAt);
+  if (!plan.bridge && source.kind === 'shared' && (source.blocker || !(source.hoist || source.factoryCall))) {
+    return stop(source.blocker ?? 'the shared server cannot become a factory', source.declaration);
   }
   if (!plan.path.code && !plan.regions.some((r) => r.role === 'streamable' || r.role === 'sse-both')) {
     const stream = group.find((r) => r.roles.has('sse-stream'))?.node;
@@ -503,6 +513,39 @@ function verdictOf(plan: EndpointPlan, group: DraftRegion[], connect: Node | und
       );
   }
   return { migratable: true };
+}
+
+/** The request-derived values the region files by session id (`setAuth(id, auth)`: `auth`), as the region passes them. */
+function requestValues(draft: DraftRegion): Node[] {
+  return sessionStates(draft)
+    .map((state) => traceSessionState(state, handling(draft).block, handling(draft).fn))
+    .flatMap((traced) => (traced.fromRequest && traced.value ? [traced.value.written] : []));
+}
+
+/**
+ * State kept per session in the region, or by a helper it calls to build its transport (`openSession(id, user)` whose
+ * session callback files the user under the id): the region's own calls first, then those helper calls.
+ */
+function sessionStates(draft: DraftRegion): Node[] {
+  let states = statesOf.get(draft);
+  if (!states) statesOf.set(draft, (states = findSessionStates(draft)));
+  return states;
+}
+
+const statesOf = new WeakMap<DraftRegion, Node[]>();
+
+function findSessionStates(draft: DraftRegion): Node[] {
+  const own = sessionStateCalls(draft.facts, handling(draft).block);
+  const stateful = new Set(
+    transportHelpers(draft)
+      .filter(({ fn }) => sessionStateCalls(new FileFacts(fn.getSourceFile(), { validatesOrigin: false }), fn.getBody() ?? fn).length > 0)
+      .map(({ fn }) => fn),
+  );
+  // Every call of those helpers (each branch passes its own value).
+  const helperCalls = handling(draft)
+    .block.getDescendantsOfKind(SyntaxKind.CallExpression)
+    .filter((call) => stateful.has(resolveHandler(call.getExpression()) as FunctionNode));
+  return [...own, ...helperCalls.filter((call) => !own.includes(call))];
 }
 
 /** Functions the region calls that construct its SDK transports (`setupTransportAndSession(id, store, server)`). */

@@ -256,6 +256,11 @@ export interface EndpointPlan {
    * place): the migration registers a 405 for each, so neither falls through to a 404.
    */
   unrouted: HttpMethod[];
+  /**
+   * A value the endpoint computed from each request and filed by session id (credentials), which its readers now take
+   * from the request being served: the migration carries it out with the endpoint, in every file it names.
+   */
+  credentials?: RequestCredentials;
   /** The plan can be carried out whole; otherwise why not, at the construct that stops it. */
   verdict:
     | { migratable: true }
@@ -283,6 +288,39 @@ export interface SessionStateFacts {
   readers: Array<Span & { text: string; in?: string }>;
   /** The endpoint's own lookup of the store: a request that does not carry the value gets the stored one. */
   fallback?: Span & { text: string };
+}
+
+/**
+ * A session store of request-derived values made request-scoped: beside the store an `AsyncLocalStorage` (the scope)
+ * holds the value of the request being served; the endpoint serves each request inside `scope.run(value, …)`, and
+ * each lookup by session id reads `scope.getStore()` instead (tests of its key read whether there is a value).
+ */
+export interface RequestCredentials {
+  /** The value as the endpoint computes it, written as it was stored (`authInfo!`): a local of the kept prelude. */
+  value: string;
+  /** The store's declaration (`const contexts = new Map<string, Auth>()`). */
+  store: Span;
+  /** The scope's name, free in every file that uses it (`contextsOfRequest`). */
+  scope: string;
+  /** The stored value's type as the store's file can name it (TypeScript; `Auth`), for `AsyncLocalStorage<Auth>`. */
+  valueType?: string;
+  /** The scope is exported from the store's file: other files use it. */
+  exported: boolean;
+  /** How each other file that uses it (the endpoint's, readers') imports it (`./auth/store.js`). */
+  imports: Array<{ file: string; module: string }>;
+  readers: CredentialReader[];
+}
+
+/** A lookup of the store by session id, and what else of its key the rewrite touches. */
+export interface CredentialReader {
+  /** `contexts.get(sessionId)`, `contexts[id]`: becomes `scope.getStore()`. */
+  lookup: Span;
+  /** Tests of the key (`if (sessionId)`, `!id`, `id &&`): they test the scope's value instead. */
+  keyTests: Span[];
+  /** The key's declaration (`const sessionId = extra.sessionId`) when nothing else reads it: removed. */
+  unusedKey?: Span;
+  /** The key is a parameter nothing else reads: it gets a leading `_`. */
+  unusedParameter?: Span;
 }
 
 /** Where a new endpoint goes unless told otherwise (`--endpoint`). */

@@ -32,9 +32,21 @@ export interface ServerSourceResult {
   connect?: Node;
   /** For a shared server: the declaration and the functions whose calls pass it. */
   sharedDeclaration?: Node;
+  /** For a built server: the statements kept before it is built. */
+  prelude?: Node[];
 }
 
-export function serverSourceOf(region: RegionNode, facts: FileFacts, machinery: SessionMachinery, relPath: RelPathOf): ServerSourceResult {
+/**
+ * `carried`: values the endpoint keeps computing per request besides the server's inputs (credentials it filed by
+ * session id); the statements that compute them are kept too when that touches no session state.
+ */
+export function serverSourceOf(
+  region: RegionNode,
+  facts: FileFacts,
+  machinery: SessionMachinery,
+  relPath: RelPathOf,
+  carried: Node[] = [],
+): ServerSourceResult {
   const statements = regionStatements(region);
   const connects = connectCalls(facts, region.block).filter((c) => statements.some((s) => contains(s, c.call)));
   const first = connects[0];
@@ -56,14 +68,17 @@ export function serverSourceOf(region: RegionNode, facts: FileFacts, machinery: 
     let written = first.server;
     while (Node.isParenthesizedExpression(written)) written = written.getExpression();
     const init = Node.isAwaitExpression(written) && written.getExpression() === expression ? written : expression;
-    return { source: built(region, first.call, init, undefined, machinery, relPath), connect: first.call };
+    return { ...built(region, first.call, init, undefined, machinery, carried, relPath), connect: first.call };
   }
   if (Node.isIdentifier(expression)) {
     const declaration = expression.getSymbol()?.getDeclarations()[0];
     if (Node.isVariableDeclaration(declaration) && contains(region.block, declaration)) {
       const init = declaration.getInitializer();
+      const assigned = init ? undefined : builtByAssignment(declaration, connects);
+      if (assigned)
+        return { ...built(region, assigned.statement, assigned.value, undefined, machinery, carried, relPath), connect: assigned.connect };
       if (!init) return { source: { kind: 'unknown', why: `\`${declaration.getName()}\` is declared without a value and assigned later` } };
-      return { source: built(region, first.call, init, declaration, machinery, relPath), connect: first.call };
+      return { ...built(region, first.call, init, declaration, machinery, carried, relPath), connect: first.call };
     }
     if (declaration)
       return { source: shared(expression, declaration, region, relPath), connect: first.call, sharedDeclaration: declaration };
@@ -76,6 +91,38 @@ export function serverSourceOf(region: RegionNode, facts: FileFacts, machinery: 
     };
   }
   return { source: { kind: 'unknown', why: `the server \`${first.server.getText()}\` is not built where its origin can be read` } };
+}
+
+/**
+ * `let server; … server = createServer(auth); await server.connect(transport)` in the branch that builds it (other
+ * branches connect the one their session kept, `server = session.server`): the assignment right before a connect.
+ */
+function builtByAssignment(
+  declaration: Node,
+  connects: ReturnType<typeof connectCalls>,
+): { statement: Node; value: Node; connect: Node } | undefined {
+  const symbol = (declaration as Node & { getNameNode(): Node }).getNameNode().getSymbol();
+  for (const { call, server } of connects) {
+    if (unwrapExpression(server).getSymbol() !== symbol) continue;
+    const statement = statementOf(call);
+    const block = statement?.getParent();
+    if (!statement || !block || !Node.isBlock(block)) continue;
+    const before = block
+      .getStatements()
+      .slice(0, block.getStatements().indexOf(statement as never))
+      .reverse();
+    const assignment = before
+      .map((s) => (Node.isExpressionStatement(s) ? s.getExpression() : undefined))
+      .find(
+        (e) =>
+          Node.isBinaryExpression(e) && e.getOperatorToken().getKind() === SyntaxKind.EqualsToken && e.getLeft().getSymbol() === symbol,
+      );
+    const value = assignment && Node.isBinaryExpression(assignment) ? assignment.getRight() : undefined;
+    const made = value && unwrapExpression(value);
+    if (made && (Node.isCallExpression(made) || Node.isNewExpression(made)))
+      return { statement: assignment!.getParentOrThrow(), value, connect: call };
+  }
+  return undefined;
 }
 
 /** A call in the statements that hands the SDK transport to other code (`this.servers.connect(id, transport)`). */
@@ -102,18 +149,20 @@ function built(
   init: Node,
   declaration: Node | undefined,
   machinery: SessionMachinery,
+  carried: Node[],
   relPath: RelPathOf,
-): ServerSource {
+): { source: ServerSource; prelude?: Node[] } {
   const awaited = Node.isAwaitExpression(init);
   const expression = awaited ? (init as Node & { getExpression(): Node }).getExpression() : init;
   const cached = Node.isCallExpression(expression) ? cachedGetterOf(expression, region.fn, relPath) : undefined;
-  if (typeof cached === 'string') return { kind: 'unknown', why: cached };
+  if (typeof cached === 'string') return { source: { kind: 'unknown', why: cached } };
   const anchor = statementOf(declaration ?? connect)!;
   const setup = declaration ? setupStatements(anchor, declaration, connect, machinery) : [];
   const candidates = candidatesBefore(anchor, region, machinery);
-  if (typeof candidates === 'string') return { kind: 'unknown', why: candidates };
-  const prelude = slice(candidates, [expression, ...setup], machinery);
-  if (typeof prelude === 'string') return { kind: 'unknown', why: prelude };
+  if (typeof candidates === 'string') return { source: { kind: 'unknown', why: candidates } };
+  const withCarried = carried.length > 0 ? slice(candidates, [expression, ...setup, ...carried], machinery) : undefined;
+  const prelude = Array.isArray(withCarried) ? withCarried : slice(candidates, [expression, ...setup], machinery);
+  if (typeof prelude === 'string') return { source: { kind: 'unknown', why: prelude } };
   const text = (n: Node) => templateText(n);
   const inside = new Set<MorphSymbol>();
   for (const parameter of region.fn.getParameters())
@@ -125,15 +174,18 @@ function built(
     (r) => r.getDescendantsOfKind(SyntaxKind.ThisKeyword).length > 0 || freeIdentifiers(r).some((id) => inside.has(valueSymbol(id)!)),
   );
   return {
-    kind: 'built',
-    init: text(expression),
-    awaited,
-    variable: declaration && Node.isVariableDeclaration(declaration) ? declaration.getName() : undefined,
-    setup: setup.map(text),
-    prelude: prelude.map(text),
-    uses: [...new Set(roots.flatMap((r) => freeIdentifiers(r).map((id) => id.getText())))],
-    requestScoped,
-    ...(cached ? { cached } : {}),
+    source: {
+      kind: 'built',
+      init: text(expression),
+      awaited,
+      variable: declaration && Node.isVariableDeclaration(declaration) ? declaration.getName() : undefined,
+      setup: setup.map(text),
+      prelude: prelude.map(text),
+      uses: [...new Set(roots.flatMap((r) => freeIdentifiers(r).map((id) => id.getText())))],
+      requestScoped,
+      ...(cached ? { cached } : {}),
+    },
+    prelude,
   };
 }
 

@@ -20,11 +20,43 @@ interface Level {
   call: CallExpression;
 }
 
+/** A session-keyed write followed to its store: the nodes behind `SessionStateFacts`. */
+export interface TracedState {
+  /** The write it ends in (`state` itself when it stores directly). */
+  write: Node;
+  /** The store and the value as the write has them, when it is a store write. */
+  stored?: { store: Node; value: Node };
+  /** The value as the endpoint wrote it (the argument it passed down), and that expression unwrapped. */
+  value?: { written: Node; node: Node };
+  /** The expression that computed the value from the request, if it did. */
+  fromRequest?: Node;
+  /** Lookups of the store by key outside the endpoint (every one, in source order). */
+  lookups: Node[];
+  /** Where they are read: the lookups, or the calls of the accessors that hold them (readers in handlers first). */
+  readers: Node[];
+  /** The endpoint's own lookups: what a request that does not carry the value falls back on. */
+  fallbacks: Node[];
+  /** The functions followed to reach the write (they write the store; their lookups are not readers). */
+  writers: FunctionNode[];
+}
+
 /**
- * The state a session-keyed write keeps: the store it ends in, where the stored value comes from, and who reads it
- * back by key. `request` is the endpoint's function (its parameters are the request objects).
+ * Follows a session-keyed write (`setAuthContext(id, auth)`) into the functions it calls, through imports and
+ * re-exports, down to the store it writes. `request` is the endpoint's function (its parameters are the request objects).
  */
-export function sessionStateOf(state: Node, region: Node, request: FunctionNode, relPath: RelPathOf): SessionStateFacts {
+export function traceSessionState(state: Node, region: Node, request: FunctionNode): TracedState {
+  // (the plan's server source, its verdict and its marker all ask about the same writes)
+  let traced = traces.get(state);
+  if (!traced || traced.request !== request) {
+    traced = { request, state: traceOnce(state, region, request) };
+    traces.set(state, traced);
+  }
+  return traced.state;
+}
+
+const traces = new WeakMap<Node, { request: FunctionNode; state: TracedState }>();
+
+function traceOnce(state: Node, region: Node, request: FunctionNode): TracedState {
   const levels: Level[] = [];
   let write: Node = state;
   let scope = region;
@@ -47,22 +79,29 @@ export function sessionStateOf(state: Node, region: Node, request: FunctionNode,
     scope = body;
   }
   const stored = storedValue(write);
-  const value = stored ? traceValue(stored.value, levels) : undefined;
-  const { readers, fallbacks } = stored
-    ? readersOf(
-        stored.store,
-        request,
-        levels.map((l) => l.fn),
-      )
-    : { readers: [], fallbacks: [] };
+  const writers = levels.map((l) => l.fn);
+  const found = stored ? readersOf(stored.store, request, writers) : { lookups: [], readers: [], fallbacks: [] };
+  return {
+    write,
+    stored,
+    value: stored ? traceValue(stored.value, levels) : undefined,
+    fromRequest: stored ? requestDerived(stored.value, levels, request) : undefined,
+    ...found,
+    writers,
+  };
+}
+
+/** The state a session-keyed write keeps: the store it ends in, where the stored value comes from, and who reads it back by key. */
+export function sessionStateOf(state: Node, region: Node, request: FunctionNode, relPath: RelPathOf): SessionStateFacts {
+  const traced = traceSessionState(state, region, request);
   const describe = (reader: Node) => ({ ...spanOf(reader, relPath), text: reader.getText().split('\n')[0], in: handlerKind(reader) });
   return {
-    write: write === state ? undefined : write.getText().split('\n')[0],
-    store: stored?.store.getText(),
-    fromRequest: stored ? requestDerived(stored.value, levels, request)?.getText().split('\n')[0] : undefined,
-    made: value ? freshValue(value) : undefined,
-    readers: readers.map(describe),
-    fallback: fallbacks.length > 0 ? describe(fallbacks[0]) : undefined,
+    write: traced.write === state ? undefined : traced.write.getText().split('\n')[0],
+    store: traced.stored?.store.getText(),
+    fromRequest: traced.fromRequest?.getText().split('\n')[0],
+    made: traced.value ? freshValue(traced.value.node) : undefined,
+    readers: traced.readers.slice(0, MAX_READERS).map(describe),
+    fallback: traced.fallbacks.length > 0 ? describe(traced.fallbacks[0]) : undefined,
   };
 }
 
@@ -148,7 +187,8 @@ function valueSymbol(id: Node) {
 }
 
 /** The value as the endpoint computed it: a parameter of a followed function is the argument its caller passed. */
-function traceValue(value: Node, levels: Level[]): Node {
+function traceValue(value: Node, levels: Level[]): { written: Node; node: Node } {
+  let written = value;
   let current = unwrapExpression(value);
   for (let index = levels.length - 1; index >= 0; index--) {
     const { fn, call } = levels[index];
@@ -157,9 +197,10 @@ function traceValue(value: Node, levels: Level[]): Node {
     const position = fn.getParameters().findIndex((p) => p === declaration);
     const argument = position >= 0 ? call.getArguments()[position] : undefined;
     if (!argument) break;
+    written = argument;
     current = unwrapExpression(argument);
   }
-  return current;
+  return { written, node: current };
 }
 
 /**
@@ -168,14 +209,14 @@ function traceValue(value: Node, levels: Level[]): Node {
  */
 function requestDerived(value: Node, levels: Level[], request: FunctionNode): Node | undefined {
   const unwrapped = unwrapExpression(value);
-  if (!Node.isObjectLiteralExpression(unwrapped)) return requestSource(traceValue(unwrapped, levels), request);
+  if (!Node.isObjectLiteralExpression(unwrapped)) return requestSource(traceValue(unwrapped, levels).node, request);
   const sources = unwrapped.getProperties().map((property) => {
     const part = Node.isShorthandPropertyAssignment(property)
       ? property.getNameNode()
       : Node.isPropertyAssignment(property)
         ? property.getInitializer()
         : undefined;
-    return part ? requestSource(traceValue(part, levels), request) : undefined;
+    return part ? requestSource(traceValue(part, levels).node, request) : undefined;
   });
   return sources.length > 0 && sources.every((source) => !!source) ? sources[0] : undefined;
 }
@@ -220,12 +261,13 @@ function freshValue(value: Node): string | undefined {
  * Lookups of the store by key outside the endpoint and the functions it calls to write it: `store.get(key)` and
  * `store[key]` reads. A lookup keyed by its own function's parameter (an accessor) is read where that function is called.
  */
-function readersOf(store: Node, request: FunctionNode, writers: FunctionNode[]): { readers: Node[]; fallbacks: Node[] } {
+function readersOf(store: Node, request: FunctionNode, writers: FunctionNode[]): { lookups: Node[]; readers: Node[]; fallbacks: Node[] } {
   const name = storeName(store);
-  if (!name) return { readers: [], fallbacks: [] };
+  if (!name) return { lookups: [], readers: [], fallbacks: [] };
   // The endpoint's own lookups are not readers (tools registered inside it are): they are what it falls back on.
   const ownLookup = (node: Node) => contains(request, node) && !requestHandlerOf(node);
   const counts = (node: Node) => !writers.some((fn) => contains(fn, node)) && !ownLookup(node) && !releases(node);
+  const lookups: Node[] = [];
   const readers: Node[] = [];
   const fallbacks: Node[] = [];
   for (const reference of name.findReferencesAsNodes()) {
@@ -233,6 +275,7 @@ function readersOf(store: Node, request: FunctionNode, writers: FunctionNode[]):
     if (lookup && ownLookup(lookup.node) && valueUse(lookup.node) && !writers.some((fn) => contains(fn, lookup.node)))
       fallbacks.push(lookup.node);
     if (!lookup || !counts(lookup.node)) continue;
+    lookups.push(lookup.node);
     const accessor = lookup.key && accessorOf(lookup.key);
     const calls = accessor ? callsOf(accessor).filter(counts) : [];
     for (const reader of calls.length > 0 ? calls : [lookup.node]) if (!readers.includes(reader)) readers.push(reader);
@@ -240,7 +283,8 @@ function readersOf(store: Node, request: FunctionNode, writers: FunctionNode[]):
   // Readers in request handlers (where tools run) first, then in source order.
   const rank = (node: Node) => (requestHandlerOf(node) ? 0 : 1);
   return {
-    readers: readers.sort((a, b) => rank(a) - rank(b) || bySourcePosition(a, b)).slice(0, MAX_READERS),
+    lookups: lookups.sort(bySourcePosition),
+    readers: readers.sort((a, b) => rank(a) - rank(b) || bySourcePosition(a, b)),
     fallbacks: fallbacks.sort(bySourcePosition),
   };
 }
