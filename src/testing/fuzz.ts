@@ -330,7 +330,8 @@ export interface Mutant {
 /** Rebuilds mutant `index` of run `seed` (pure). */
 export function mutant(corpus: Corpus, seed: number, index: number): Mutant {
   const rng = new Random(mutantSeed(seed, index));
-  const server = rng.pick(corpus.servers);
+  // Servers in turn: a run of at least as many mutants as servers mutates every one of them.
+  const server = corpus.servers[index % corpus.servers.length];
   const file = rng.pick(server.targets);
   const source = server.files.find((f) => f.relPath === file)!;
   let text = source.text;
