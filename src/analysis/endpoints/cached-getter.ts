@@ -5,7 +5,17 @@
 import { Node, SyntaxKind, type CallExpression, type Statement } from 'ts-morph';
 import type { CachedServerGetter } from './model';
 import { declarationOf } from './regions';
-import { contains, firstLine, isFunctionNode, spanOf, statementOf, unwrapExpression, type FunctionNode, type RelPathOf } from './spans';
+import {
+  contains,
+  firstLine,
+  isFunctionNode,
+  referencesTo,
+  spanOf,
+  statementOf,
+  unwrapExpression,
+  type FunctionNode,
+  type RelPathOf,
+} from './spans';
 
 /**
  * What the call's callee is: not a memoising getter (undefined); one in a shape the migration rewrites (the plan's
@@ -168,13 +178,4 @@ function onlyConnected(call: CallExpression): boolean {
     const access = id.getParent();
     return Node.isPropertyAccessExpression(access) && access.getExpression() === id && /^(?:connect|close)$/.test(access.getName());
   });
-}
-
-function referencesTo(nameNode: Node): Node[] {
-  if (!Node.isIdentifier(nameNode)) return [];
-  try {
-    return nameNode.findReferencesAsNodes().filter((ref) => ref !== nameNode);
-  } catch {
-    return [];
-  }
 }

@@ -16,6 +16,7 @@ import {
   firstLine,
   freeName,
   isFunctionNode,
+  referencesTo,
   spanOf,
   SERVER_CONFIG_METHODS,
   statementOf,
@@ -514,16 +515,6 @@ function variableHoist(
       keepsInstance: elsewhere.length > 0 || statement.isExported() || isExportedByName(declaration),
     },
   };
-}
-
-/** The identifiers that refer to a declaration's name, across the project (imports included), itself excluded. */
-function referencesTo(nameNode: Node): Node[] {
-  if (!Node.isIdentifier(nameNode)) return [];
-  try {
-    return nameNode.findReferencesAsNodes().filter((ref) => ref !== nameNode);
-  } catch {
-    return [];
-  }
 }
 
 /**

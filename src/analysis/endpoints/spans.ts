@@ -141,3 +141,13 @@ export function freeName(base: string, files: SourceFile[]): string {
   if (!taken(base)) return base;
   for (let i = 2; ; i++) if (!taken(`${base}${i}`)) return `${base}${i}`;
 }
+
+/** The identifiers that refer to a declaration's name, across the project (imports included), itself excluded. */
+export function referencesTo(nameNode: Node): Node[] {
+  if (!Node.isIdentifier(nameNode)) return [];
+  try {
+    return nameNode.findReferencesAsNodes().filter((ref) => ref !== nameNode);
+  } catch {
+    return [];
+  }
+}
