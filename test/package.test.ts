@@ -103,6 +103,29 @@ describe('the published package', () => {
     expect(esm.stdout.trim()).toBe('2');
   });
 
+  it('the installed package carries the v2 packages it reads: the default target raises zod as the repository does', () => {
+    // The v2 packages' peers and the type-check gate's modules are read from mcp-migrate's own copy; an install
+    // without dev dependencies must have them, or zod stays at ^3 with a manual item (and the gate sees TS2307).
+    const app = path.join(project, 'zod3-app');
+    fs.cpSync(path.join(FIXTURES_DIR, 'b-express-stateful', 'src'), path.join(app, 'src'), { recursive: true });
+    const manifest = {
+      name: 'zod3-app',
+      private: true,
+      dependencies: { '@modelcontextprotocol/sdk': '^1.20.0', express: '^5.1.0', zod: '^3.25.0' },
+    };
+    fs.writeFileSync(path.join(app, 'package.json'), JSON.stringify(manifest, null, 2) + '\n');
+    const applied = run(NPX, ['--no-install', 'mcp-migrate', 'apply', 'zod3-app', '--dry-run', '--format', 'json'], project);
+    expect(applied.stderr).toBe('');
+    const items: Array<{ file: string; message: string }> = JSON.parse(applied.stdout).manual;
+    const zod = items.filter((item) => item.file === 'zod3-app/package.json' && item.message.includes('zod'));
+    expect(zod.map((item) => item.message)).toEqual([
+      'zod ^3.25.0 → ^4.2.0: @modelcontextprotocol/server@2.4.0 requires zod ^4.2.0 (typed dependency).',
+    ]);
+    for (const name of ['server', 'server-legacy', 'node', 'express', 'core', 'client', 'sdk']) {
+      expect(fs.existsSync(path.join(project, 'node_modules', '@modelcontextprotocol', name, 'package.json')), name).toBe(true);
+    }
+  });
+
   it('TypeScript finds the types through `exports`', () => {
     fs.writeFileSync(
       path.join(project, 'use.ts'),

@@ -35,7 +35,7 @@ export interface TypeCheckResult {
 }
 
 /** Modules the migration may add that the project has not installed yet: resolved from mcp-migrate's own copy. */
-const MIGRATION_MODULES = /^@modelcontextprotocol\/(?:server|node|express|hono|fastify|core|client)(?:\/|$)/;
+const MIGRATION_MODULES = /^@modelcontextprotocol\/(?:server|server-legacy|node|express|hono|fastify|core|client)(?:\/|$)/;
 
 /**
  * What the migrated code compiles against once the migrated manifests are installed. `raised`: packages whose range
