@@ -20,15 +20,7 @@ const RUNS = [
  * breaks. They are bugs in transforms/ (listed in issue 6's closing note). Mutant ids depend on the fixture sources:
  * if a fixture changes, re-run the fuzz and update this list.
  */
-const KNOWN_FAILURES: Record<string, { kinds: Array<'idempotence' | 'leftover'>; why: string }> = {
-  '1:67': {
-    kinds: ['idempotence'],
-    why:
-      "c-admin-router with the public endpoint's `await transport.handleRequest(req, res, req.body)` deleted: the first run " +
-      'migrates the file, the second adds a `session-id` marker ("the handler never calls `server.connect(transport)`") on ' +
-      'the admin helper `sessionRequest`; found once mutants took the servers in turn (4c06647), not yet fixed',
-  },
-};
+const KNOWN_FAILURES: Record<string, { kinds: Array<'idempotence' | 'leftover'>; why: string }> = {};
 
 describe('fuzz', () => {
   it('the mutator is deterministic and uses every mutation', () => {

@@ -46,6 +46,8 @@ export interface TransformContext {
    * (`start`/`end`) index into this, not into `file.source`, on files with tab-indented lines.
    */
   parsed: string;
+  /** Names this run has declared in text not parsed yet (placeholders): `uniqueName` does not hand them out again. */
+  claimedNames: Set<string>;
 }
 
 export function isTypeScriptPath(filePath: string): boolean {
@@ -80,7 +82,18 @@ export function createContext(file: FileInfo, api: API, options: TransformOption
   // Markers this tool left earlier are for humans; transforms act on the detector's own findings only.
   const findings = (options.findings ?? detectSingleFile(file)).filter((f) => ruleIds.includes(f.ruleId) && !f.data?.marker);
   const commonjs = root.find(j.ImportDeclaration).length === 0 && /\brequire\(/.test(file.source);
-  const context = { j, root, file, findings, typescript: isTypeScriptPath(file.path), commonjs, ...style, options, parsed: file.source };
+  const context = {
+    j,
+    root,
+    file,
+    findings,
+    typescript: isTypeScriptPath(file.path),
+    commonjs,
+    ...style,
+    options,
+    parsed: file.source,
+    claimedNames: new Set<string>(),
+  };
   // Only a file with tabs is re-rendered for the parser; work it out once, when a transform first needs offsets.
   if (file.source.includes('\t')) {
     let parsed: string | undefined;

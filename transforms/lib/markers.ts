@@ -6,8 +6,11 @@ import { markerComment } from '../../src/engine/markers';
 /** `base`, or `base2`, `base3`…: a name nothing in the file uses. */
 export function uniqueName(context: TransformContext, base: string): string {
   const taken = referencedNames(context.j, context.root.find(context.j.Program).get().node);
-  if (!taken.has(base)) return base;
-  for (let i = 2; ; i++) if (!taken.has(`${base}${i}`)) return `${base}${i}`;
+  const free = (name: string) => !taken.has(name) && !context.claimedNames.has(name);
+  let name = base;
+  for (let i = 2; !free(name); i++) name = `${base}${i}`;
+  context.claimedNames.add(name);
+  return name;
 }
 
 /** Put a marker comment above the statement on `line` (once). Returns whether anything changed. */

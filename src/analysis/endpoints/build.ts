@@ -103,7 +103,18 @@ function buildPlans(project: Project, relPath: RelPathOf): EndpointPlan[] {
   const local = bindsLoopbackOnly(files);
   const plans = groupRegions([...regions.values()].flatMap(liftedToWrappers)).map((group) => planOf(group, relPath, local));
   for (const orphan of orphans) plans.push(orphanPlan(orphan, relPath, local));
-  return plans.sort((a, b) => a.id.localeCompare(b.id));
+  return withUniqueIds(plans).sort((a, b) => a.id.localeCompare(b.id));
+}
+
+/**
+ * Transforms find plans by id: two endpoints of one file without a path of their own (HTTP+SSE routes that get a new
+ * endpoint, a GET/DELETE helper whose POST is gone) or on the same path of two apps would otherwise share one, and
+ * one plan would be applied (or reported served) for the other. Each repeated id gets its first region's line.
+ */
+function withUniqueIds(plans: EndpointPlan[]): EndpointPlan[] {
+  const counts = new Map<string, number>();
+  for (const plan of plans) counts.set(plan.id, (counts.get(plan.id) ?? 0) + 1);
+  return plans.map((plan) => (counts.get(plan.id)! > 1 ? { ...plan, id: `${plan.id}@${plan.regions[0]?.fn.line ?? 0}` } : plan));
 }
 
 // ---- grouping ----------------------------------------------------------------------------------------------------
