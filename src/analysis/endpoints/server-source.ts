@@ -169,6 +169,8 @@ function built(
   for (const parameter of region.fn.getParameters())
     for (const id of parameter.getDescendantsOfKind(SyntaxKind.Identifier)) addSymbol(inside, id);
   for (const d of region.fn.getDescendantsOfKind(SyntaxKind.VariableDeclaration)) addSymbol(inside, d.getNameNode());
+  // (destructured locals: `const { authInfo } = await validate(req)`)
+  for (const b of region.fn.getDescendantsOfKind(SyntaxKind.BindingElement)) addSymbol(inside, b.getNameNode());
   const roots = [expression, ...setup, ...prelude];
   // Early answers stay in the handler before it serves; only what builds the server decides where the factory lives.
   const requestScoped = [expression, ...setup].some(
