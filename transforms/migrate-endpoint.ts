@@ -363,6 +363,7 @@ function endpointBody(
     server,
     names,
     parsedBody: region.parsedBody,
+    servedCatch: region.servedCatch,
   };
   if (!v2) {
     const flavor = adapter.access(params)?.flavor;

@@ -2,6 +2,7 @@
 // Origin guard, then the server built the way the old initialize branch built it (its prelude kept), then a fresh
 // stateless transport (2025-11-25) or a createMcpHandler (2026-07-28) serves the request.
 import type { ErrorAnswer, FrameworkAdapter, HandlerParams, RequestAccess, Style } from '../../src/frameworks';
+import type { ServedCatch } from '../../src/analysis/endpoints/model';
 import { indent, quoted } from '../../src/frameworks/code';
 import { servedInScope } from './request-scope';
 
@@ -38,6 +39,8 @@ export interface BodyInput {
   names: { transport: string; handler: string };
   /** The old handler's parsed body expression, when it passed one. */
   parsedBody?: string;
+  /** The old handler's catch clause around its serve call: the new serve keeps it instead of the template's. */
+  servedCatch?: ServedCatch;
 }
 
 export const METHOD_NOT_ALLOWED: ErrorAnswer = { status: 405, code: -32000, message: 'Method not allowed.', allowPost: true };
@@ -104,10 +107,7 @@ export function statelessBody(
       `try {`,
       `  await ${server}.connect(${transport});`,
       `  return await ${inScope(input, `${transport}.handleRequest(${access.request})`)};`,
-      `} catch (error) {`,
-      `  console.error(${s('MCP request failed:')}, error);`,
-      indent(failure.join('\n')),
-      `}`,
+      ...catchClause(input, [`console.error(${s('MCP request failed:')}, error);`, ...failure]),
     ];
   }
   const body = input.parsedBody ?? access.body;
@@ -122,14 +122,21 @@ export function statelessBody(
     `try {`,
     `  await ${server}.connect(${transport});`,
     `  ${serve}`,
-    `} catch (error) {`,
-    `  console.error(${s('MCP request failed:')}, error);`,
-    `  if (!${access.res}.headersSent) {`,
-    // After hand-over the framework no longer answers: write Node's response directly.
-    indent(indent(nodeFailure(access.res, input.style))),
-    `  }`,
-    `}`,
+    ...catchClause(input, [
+      `console.error(${s('MCP request failed:')}, error);`,
+      `if (!${access.res}.headersSent) {`,
+      // After hand-over the framework no longer answers: write Node's response directly.
+      indent(nodeFailure(access.res, input.style)),
+      `}`,
+    ]),
   ];
+}
+
+/** `} catch (…) { … }` closing a `try`: the old handler's own clause when it had one, else the template's. */
+function catchClause(input: BodyInput, template: string[]): string[] {
+  const own = input.servedCatch;
+  const head = own ? (own.param ? `} catch (${own.param}) {` : '} catch {') : '} catch (error) {';
+  return [head, ...(own ? own.statements : template).map(indent), '}'];
 }
 
 /** Serving the request, inside the credentials' scope when there is one. */
@@ -164,8 +171,13 @@ export function handlerBody(input: BodyInput, handler: { perRequest?: string; ca
     ...input.server.prelude,
     ...(handler.perRequest ? [handler.perRequest] : []),
   ];
-  if (access.flavor === 'web') return [...lines, `return ${inScope(input, `${handler.call}.fetch(${access.request})`)};`];
+  if (access.flavor === 'web') return [...lines, ...served(input, `return ${inScope(input, `${handler.call}.fetch(${access.request})`)};`)];
   const body = input.parsedBody ?? access.body;
   const serve = `${valueReturns(input) ? 'return ' : ''}await ${inScope(input, `${handler.call}(${access.req}, ${access.res}${body ? `, ${body}` : ''})`)};`;
-  return [...lines, ...access.handOver, serve];
+  return [...lines, ...access.handOver, ...served(input, serve)];
+}
+
+/** The serve statement, inside the old handler's catch clause when it had one. */
+function served(input: BodyInput, serve: string): string[] {
+  return input.servedCatch ? ['try {', indent(serve), ...catchClause(input, [])] : [serve];
 }

@@ -33,6 +33,7 @@ import {
 } from './regions';
 import { SessionMachinery, sessionSiteNodes, sessionStateCalls, transportSites, type TransportSite } from './sites';
 import { regionStatements, serverSourceOf } from './server-source';
+import { servedCatchOf } from './served-catch';
 import { isTestFile } from './classify';
 import { bridgeOf } from './bridge';
 import { exportedCallerOf } from './leftovers';
@@ -350,12 +351,9 @@ function regionPlan(draft: DraftRegion, relPath: RelPathOf, endpoint: boolean): 
     return type ? `: ${type.getText()}` : '';
   });
   // (a helper's body is read under the helper's parameter names, not the route's)
-  const parsedBody = draft.helper
-    ? undefined
-    : draft.sites
-        .filter((s) => s.kind !== 'sse-stream' && Node.isCallExpression(s.node))
-        .map((s) => (s.node as Node & { getArguments(): Node[] }).getArguments()[2])
-        .find((b) => !!b);
+  const serves = draft.helper ? [] : draft.sites.filter((s) => s.kind !== 'sse-stream' && Node.isCallExpression(s.node));
+  const parsedBody = serves.map((s) => (s.node as Node & { getArguments(): Node[] }).getArguments()[2]).find((b) => !!b);
+  const servedCatch = endpoint && serves.length === 1 ? servedCatchOf(region.fn, serves[0].node) : undefined;
   return {
     role: roleOf(draft.roles),
     endpoint,
@@ -376,6 +374,7 @@ function regionPlan(draft: DraftRegion, relPath: RelPathOf, endpoint: boolean): 
     arrivals: region.arrivals.map((a) => arrivalPlan(a, relPath)),
     framework: region.framework ?? 'express',
     parsedBody: parsedBody?.getText(),
+    servedCatch,
   };
 }
 

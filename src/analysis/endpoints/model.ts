@@ -93,6 +93,14 @@ export interface Region {
   framework: FrameworkId;
   /** The body the old code handed the transport (`req.body`, `request.body`), as written. */
   parsedBody?: string;
+  /** The author's catch clause around the transport's `handleRequest`, kept around the new serve (see served-catch.ts). */
+  servedCatch?: ServedCatch;
+}
+
+/** A catch clause as written: its variable (absent for `catch {`) and its statements, in template indentation. */
+export interface ServedCatch {
+  param?: string;
+  statements: string[];
 }
 
 /** Where the server a region connects comes from. */

@@ -14,6 +14,7 @@ import {
   contains,
   exits,
   firstLine,
+  freeIdentifiers,
   freeName,
   isFunctionNode,
   referencesTo,
@@ -22,6 +23,7 @@ import {
   statementOf,
   templateText,
   unwrapExpression,
+  valueSymbol,
   type FunctionNode,
   type RelPathOf,
 } from './spans';
@@ -311,25 +313,6 @@ function writesAny(statement: Node, symbols: Set<MorphSymbol>): boolean {
     if (!Node.isBinaryExpression(binary) || binary.getOperatorToken().getKind() !== SyntaxKind.EqualsToken) return false;
     const left = binary.getLeft();
     return Node.isIdentifier(left) && written(left);
-  });
-}
-
-/** Identifiers a node reads that are declared outside it. */
-/** What an identifier reads: in `{ serverMode }` the variable, not the property it names. */
-function valueSymbol(id: Node): MorphSymbol | undefined {
-  const parent = id.getParent();
-  if (Node.isShorthandPropertyAssignment(parent) && parent.getNameNode() === id) return parent.getValueSymbol() ?? id.getSymbol();
-  return id.getSymbol();
-}
-
-function freeIdentifiers(node: Node): Node[] {
-  const ids = Node.isIdentifier(node) ? [node] : node.getDescendantsOfKind(SyntaxKind.Identifier);
-  return ids.filter((id) => {
-    const parent = id.getParent();
-    if (Node.isPropertyAccessExpression(parent) && parent.getNameNode() === id) return false;
-    if ((Node.isPropertyAssignment(parent) || Node.isMethodDeclaration(parent)) && parent.getNameNode() === id) return false;
-    const declaration = valueSymbol(id)?.getDeclarations()[0];
-    return !!declaration && !contains(node, declaration);
   });
 }
 

@@ -1,5 +1,5 @@
 // Spans of ts-morph nodes, and small syntax helpers the endpoint model shares.
-import { Node, SyntaxKind, type SourceFile } from 'ts-morph';
+import { Node, SyntaxKind, type SourceFile, type Symbol as MorphSymbol } from 'ts-morph';
 import type { Span } from './model';
 
 /** Maps a project file to the path findings use for it (relative to the scanned root). */
@@ -150,4 +150,23 @@ export function referencesTo(nameNode: Node): Node[] {
   } catch {
     return [];
   }
+}
+
+/** What an identifier reads: in `{ serverMode }` the variable, not the property it names. */
+export function valueSymbol(id: Node): MorphSymbol | undefined {
+  const parent = id.getParent();
+  if (Node.isShorthandPropertyAssignment(parent) && parent.getNameNode() === id) return parent.getValueSymbol() ?? id.getSymbol();
+  return id.getSymbol();
+}
+
+/** Identifiers a node reads that are declared outside it. */
+export function freeIdentifiers(node: Node): Node[] {
+  const ids = Node.isIdentifier(node) ? [node] : node.getDescendantsOfKind(SyntaxKind.Identifier);
+  return ids.filter((id) => {
+    const parent = id.getParent();
+    if (Node.isPropertyAccessExpression(parent) && parent.getNameNode() === id) return false;
+    if ((Node.isPropertyAssignment(parent) || Node.isMethodDeclaration(parent)) && parent.getNameNode() === id) return false;
+    const declaration = valueSymbol(id)?.getDeclarations()[0];
+    return !!declaration && !contains(node, declaration);
+  });
 }
