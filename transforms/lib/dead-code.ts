@@ -24,6 +24,12 @@ export function removeDeadDeclarations(context: TransformContext, candidates: Se
   if (emptied.length > 0) {
     blocks.unshift(...emptied);
     prune();
+    // (a reaper timer whose callback held only that loop now does nothing; its interval constant goes with it)
+    const holders = removeEmptiedTimers(context, emptied, candidates);
+    if (holders.length > 0) {
+      blocks.unshift(...holders);
+      prune();
+    }
   }
   for (const name of generatedUses) candidates.delete(name);
   pruneImports(context, candidates);
@@ -95,11 +101,14 @@ function pruneList(
           .some((p) => /^__mcpMigrate(?:Generated|Inline)/.test(p.node.name))
       )
         continue;
+      // (a `const`/`let` in a block is only seen in that block: a `now` of another function is another variable)
+      const blockScoped = statement.type === 'VariableDeclaration' && statement.kind !== 'var';
       const usedElsewhere =
         body.some((other, k) => k !== i && [...referencedNames(j, other)].some((n) => names.includes(n))) ||
-        outer.some((list) =>
-          list.some((other) => !containsNode(other, statement) && [...referencedNames(j, other)].some((n) => names.includes(n))),
-        );
+        ((!blockScoped || outer.length === 0) &&
+          outer.some((list) =>
+            list.some((other) => !containsNode(other, statement) && [...referencedNames(j, other)].some((n) => names.includes(n))),
+          ));
       if (usedElsewhere) continue;
       // What the dead declaration referenced may now be dead too.
       for (const name of referencedNames(j, statement)) candidates.add(name);
@@ -161,6 +170,39 @@ function removeLoopsOverEmptyStores(context: TransformContext, candidates: Set<s
     });
   }
   return emptied;
+}
+
+/**
+ * Timer statements (`setInterval(cb, ms)`, `setTimeout(…).unref()`) whose callback body the loop removal emptied: they
+ * go, and what they referenced becomes a candidate. Returns the statement lists that held them.
+ */
+function removeEmptiedTimers(context: TransformContext, emptied: AnyNode[][], candidates: Set<string>): AnyNode[][] {
+  const { j } = context;
+  const holders: AnyNode[][] = [];
+  context.root.find(j.ExpressionStatement).forEach((path) => {
+    const callback = timerCallback(path.node.expression as AnyNode);
+    const body = callback?.body as AnyNode | undefined;
+    if (body?.type !== 'BlockStatement' || (body.body as AnyNode[]).length > 0 || !emptied.includes(body.body as AnyNode[])) return;
+    const holder = path.parent?.node as AnyNode | undefined;
+    if (!holder || !Array.isArray(holder.body)) return;
+    for (const name of referencedNames(j, path.node)) candidates.add(name);
+    holders.push(holder.body as AnyNode[]);
+    path.prune();
+  });
+  return holders;
+}
+
+/** The callback of `setInterval(cb, …)` / `setTimeout(cb, …)`, also behind `.unref()`. */
+function timerCallback(expression: AnyNode): AnyNode | undefined {
+  let call = expression;
+  const callee = call.callee as AnyNode | undefined;
+  if (call.type === 'CallExpression' && callee?.type === 'MemberExpression' && (callee.property as AnyNode).name === 'unref')
+    call = callee.object as AnyNode;
+  const timer = call.callee as AnyNode | undefined;
+  if (call.type !== 'CallExpression' || timer?.type !== 'Identifier' || !['setInterval', 'setTimeout'].includes(timer.name as string))
+    return undefined;
+  const callback = (call.arguments as AnyNode[])[0];
+  return callback && isFunctionLike(callback) ? callback : undefined;
 }
 
 function declaredEmptyOnce(context: TransformContext, name: string): boolean {
