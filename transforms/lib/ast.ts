@@ -54,6 +54,13 @@ export function enclosingStatement(path: ASTPath): ASTPath | undefined {
   return undefined;
 }
 
+/** The module-level statement (a child of `Program`) that holds the path. */
+export function topStatement(path: ASTPath): ASTPath {
+  let current = path;
+  while (current.parent && (current.parent.node as AnyNode).type !== 'Program') current = current.parent;
+  return current;
+}
+
 /** The leftmost identifier of `a.b.c(...)` / `a[b].c = …`. */
 export function rootIdentifier(node: AnyNode | null | undefined): string | undefined {
   let current: AnyNode | null | undefined = node;

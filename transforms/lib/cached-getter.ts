@@ -1,10 +1,9 @@
 // A getter that cached one server and handed it to every request becomes a factory in place (the plan's
 // CachedServerGetter): the guard that handed out the cached server goes, the assignment that built it declares a
 // local, and the module variable goes. Callers keep calling it by its name.
-import type { ASTPath } from 'jscodeshift';
 import type { CachedServerGetter } from '../../src/analysis/endpoints/model';
 import type { TransformContext } from './context';
-import { statementsOf, type AnyNode } from './ast';
+import { statementsOf, topStatement, type AnyNode } from './ast';
 import { functionAt, pathAt } from './locate';
 import { inlinePlaceholder } from './emit';
 
@@ -33,11 +32,4 @@ export function uncacheGetter(context: TransformContext, getter: CachedServerGet
   const holder = topStatement(fn).node as unknown as AnyNode;
   const note = (statementsOf(j, `${NOTE}\nx;`)[0].comments as AnyNode[]) ?? [];
   holder.comments = [...((holder.comments as AnyNode[] | undefined) ?? []), ...note];
-}
-
-/** The program-level statement that holds a node (an `export` included). */
-function topStatement(path: ASTPath): ASTPath {
-  let current = path;
-  while (current.parent && (current.parent.node as unknown as AnyNode).type !== 'Program') current = current.parent;
-  return current;
 }

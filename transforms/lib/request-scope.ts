@@ -4,7 +4,7 @@
 import type { ASTPath } from 'jscodeshift';
 import type { RequestCredentials, Span } from '../../src/analysis/endpoints/model';
 import type { TransformContext } from './context';
-import type { AnyNode } from './ast';
+import { topStatement, type AnyNode } from './ast';
 import { placeholder } from './emit';
 import { ensureNamedImport } from './imports';
 import { pathAt } from './locate';
@@ -60,8 +60,7 @@ export function scopeStoreAndReaders(context: TransformContext, credentials: Req
 function declareScope(context: TransformContext, credentials: RequestCredentials): boolean {
   const declarator = pathAt(context, credentials.store, ['VariableDeclarator']);
   if (!declarator) throw new Error(`the store at ${credentials.store.file}:${credentials.store.line} was not found`);
-  let statement: ASTPath = declarator;
-  while (statement.parent && (statement.parent.node as AnyNode).type !== 'Program') statement = statement.parent;
+  const statement = topStatement(declarator);
   const body = (statement.parent?.node as AnyNode | undefined)?.body as AnyNode[] | undefined;
   if (!body) throw new Error(`the store at ${credentials.store.file}:${credentials.store.line} is not declared at module level`);
   const storage = ensureNamedImport(context, ASYNC_HOOKS, 'AsyncLocalStorage');
