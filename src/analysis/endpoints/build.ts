@@ -217,7 +217,9 @@ function planOf(group: DraftRegion[], relPath: RelPathOf, local: boolean): Endpo
   // The server comes from the code that connects it: the endpoint's own, or the stream's.
   const source = [primary, stream].find((r) => !!r && (r.roles.has('streamable') || r.roles.has('sse-stream'))) ?? ordered[0];
   const machinery = new SessionMachinery(source.facts, handling(source).block);
-  const server = serverSourceOf(handling(source), source.facts, machinery, relPath, requestValues(source));
+  // (the handler rewritten in place keeps its own logging; a new endpoint does not take the stream route's)
+  const inPlace = source === primary && !source.helper && source.roles.has('streamable');
+  const server = serverSourceOf(handling(source), source.facts, machinery, relPath, { carried: requestValues(source), logs: inPlace });
   if (source.helper) server.source = liftedServer(server.source, source.helper, group);
   const regions = ordered.map((r) => regionPlan(r, relPath, r === primary));
   const pathNode = primary?.node.path;

@@ -40,15 +40,21 @@ export interface ServerSourceResult {
 }
 
 /**
- * `carried`: values the endpoint keeps computing per request besides the server's inputs (credentials it filed by
- * session id); the statements that compute them are kept too when that touches no session state.
+ * What the endpoint keeps per request besides the server's inputs. `carried`: values it keeps computing (credentials
+ * it filed by session id); the statements that compute them are kept too when that touches no session state. `logs`:
+ * the handler is rewritten in place, so its logging before the session code stays (see leadingLogs).
  */
+export interface KeptPerRequest {
+  carried?: Node[];
+  logs?: boolean;
+}
+
 export function serverSourceOf(
   region: RegionNode,
   facts: FileFacts,
   machinery: SessionMachinery,
   relPath: RelPathOf,
-  carried: Node[] = [],
+  perRequest: KeptPerRequest = {},
 ): ServerSourceResult {
   const statements = regionStatements(region);
   const connects = connectCalls(facts, region.block).filter((c) => statements.some((s) => contains(s, c.call)));
@@ -71,7 +77,7 @@ export function serverSourceOf(
     let written = first.server;
     while (Node.isParenthesizedExpression(written)) written = written.getExpression();
     const init = Node.isAwaitExpression(written) && written.getExpression() === expression ? written : expression;
-    return { ...built(region, first.call, init, undefined, machinery, carried, relPath), connect: first.call };
+    return { ...built(region, first.call, init, undefined, machinery, perRequest, relPath), connect: first.call };
   }
   if (Node.isIdentifier(expression)) {
     const declaration = expression.getSymbol()?.getDeclarations()[0];
@@ -79,9 +85,12 @@ export function serverSourceOf(
       const init = declaration.getInitializer();
       const assigned = init ? undefined : builtByAssignment(declaration, connects);
       if (assigned)
-        return { ...built(region, assigned.statement, assigned.value, undefined, machinery, carried, relPath), connect: assigned.connect };
+        return {
+          ...built(region, assigned.statement, assigned.value, undefined, machinery, perRequest, relPath),
+          connect: assigned.connect,
+        };
       if (!init) return { source: { kind: 'unknown', why: `\`${declaration.getName()}\` is declared without a value and assigned later` } };
-      return { ...built(region, first.call, init, declaration, machinery, carried, relPath), connect: first.call };
+      return { ...built(region, first.call, init, declaration, machinery, perRequest, relPath), connect: first.call };
     }
     if (declaration)
       return { source: shared(expression, declaration, region, relPath), connect: first.call, sharedDeclaration: declaration };
@@ -152,7 +161,7 @@ function built(
   init: Node,
   declaration: Node | undefined,
   machinery: SessionMachinery,
-  carried: Node[],
+  { carried = [], logs = false }: KeptPerRequest,
   relPath: RelPathOf,
 ): { source: ServerSource; prelude?: Node[] } {
   const awaited = Node.isAwaitExpression(init);
@@ -163,8 +172,8 @@ function built(
   const setup = declaration ? setupStatements(anchor, declaration, connect, machinery) : [];
   const candidates = candidatesBefore(anchor, region, machinery);
   if (typeof candidates === 'string') return { source: { kind: 'unknown', why: candidates } };
-  const withCarried = carried.length > 0 ? slice(candidates, [expression, ...setup, ...carried], machinery) : undefined;
-  const prelude = Array.isArray(withCarried) ? withCarried : slice(candidates, [expression, ...setup], machinery);
+  const withCarried = carried.length > 0 ? slice(candidates, [expression, ...setup, ...carried], machinery, logs) : undefined;
+  const prelude = Array.isArray(withCarried) ? withCarried : slice(candidates, [expression, ...setup], machinery, logs);
   if (typeof prelude === 'string') return { source: { kind: 'unknown', why: prelude } };
   const text = (n: Node) => templateText(n);
   const inside = new Set<MorphSymbol>();
@@ -278,8 +287,9 @@ function isMethodTest(test: Node): boolean {
  * The statements to keep: those that compute what the server needs (transitively) and early answers that do not
  * concern sessions (`if (!token) return res.status(401)…`). A needed statement that touches sessions stops it.
  */
-function slice(candidates: Node[], roots: Node[], machinery: SessionMachinery): Node[] | string {
+function slice(candidates: Node[], roots: Node[], machinery: SessionMachinery, logs: boolean): Node[] | string {
   const kept = new Set<Node>(candidates.filter((c) => isEarlyAnswer(c) && !machinery.touches(c)));
+  if (logs) for (const log of leadingLogs(candidates, machinery)) kept.add(log);
   for (let changed = true; changed;) {
     changed = false;
     const needed = new Set<MorphSymbol>();
@@ -292,6 +302,35 @@ function slice(candidates: Node[], roots: Node[], machinery: SessionMachinery): 
     }
   }
   return candidates.filter((c) => kept.has(c));
+}
+
+/**
+ * The handler's own logging before its session code (`console.log('POST /mcp', req.body)`, `logger.info(…)`): every
+ * request still reaches it, so it stays. Logging inside the session branches ("new session") does not.
+ */
+function leadingLogs(candidates: Node[], machinery: SessionMachinery): Node[] {
+  const block = candidates[0]?.getParent();
+  const logs: Node[] = [];
+  for (const candidate of candidates) {
+    if (candidate.getParent() !== block || machinery.touches(candidate)) break;
+    if (isLogStatement(candidate)) logs.push(candidate);
+  }
+  return logs;
+}
+
+const LOG_METHODS = /^(?:log|info|debug|warn|error|trace)$/;
+
+/** `console.log(…)`, `logger.info(…)`, `this.log.debug(…)`: an expression statement that only logs. */
+function isLogStatement(statement: Node): boolean {
+  if (!Node.isExpressionStatement(statement)) return false;
+  const call = statement.getExpression();
+  if (!Node.isCallExpression(call)) return false;
+  const callee = call.getExpression();
+  return (
+    Node.isPropertyAccessExpression(callee) &&
+    LOG_METHODS.test(callee.getName()) &&
+    /^(?:console|\w*log(?:ger)?)$/i.test(callee.getExpression().getText().split('.').pop() ?? '')
+  );
 }
 
 /** `if (…) { …; return; }` with no else, that is not only a method check (the new endpoint writes its own). */
