@@ -132,11 +132,21 @@ export function statelessBody(
   ];
 }
 
-/** `} catch (…) { … }` closing a `try`: the old handler's own clause when it had one, else the template's. */
+/** `} catch (…) { … }` closing a `try`: the old handler's own clause when it is kept, else the template's. */
 function catchClause(input: BodyInput, template: string[]): string[] {
-  const own = input.servedCatch;
+  const own = ownCatch(input);
   const head = own ? (own.param ? `} catch (${own.param}) {` : '} catch {') : '} catch (error) {';
   return [head, ...(own ? own.statements : template).map(indent), '}'];
+}
+
+/**
+ * The old handler's catch clause, unless the new body hands the response over to Node first (fastify's `hijack()`,
+ * koa's `ctx.respond = false`): an answer written the framework's way (`reply.code(500).send(…)`) would then never
+ * reach the client, and the request would hang.
+ */
+function ownCatch(input: BodyInput): ServedCatch | undefined {
+  const access = accessOf(input);
+  return access.flavor === 'web' || access.handOver.length === 0 ? input.servedCatch : undefined;
 }
 
 /** Serving the request, inside the credentials' scope when there is one. */
@@ -179,5 +189,5 @@ export function handlerBody(input: BodyInput, handler: { perRequest?: string; ca
 
 /** The serve statement, inside the old handler's catch clause when it had one. */
 function served(input: BodyInput, serve: string): string[] {
-  return input.servedCatch ? ['try {', indent(serve), ...catchClause(input, [])] : [serve];
+  return ownCatch(input) ? ['try {', indent(serve), ...catchClause(input, [])] : [serve];
 }
