@@ -407,7 +407,7 @@ export function sessionStateReason(call: string, facts: SessionStateFacts): stri
       ? `; it is read back by session id at ${readers.join(', ')}, which find nothing once sessions are gone`
       : '; tools that read it by session id would silently lose it without sessions';
   const perRequest =
-    'compute it per request, hand it to the server built for that request and have those readers take it from there (as the factory\'s argument; or, for auth, on 2025-11-25 `req.auth = …` before `handleRequest` reaches tools as `extra.authInfo`, and on 2026-07-28 `createMcpHandler` hands the factory `ctx.authInfo`), then drop the store';
+    "compute it per request, hand it to the server built for that request and have those readers take it from there (as the factory's argument; or, for auth, on 2025-11-25 `req.auth = …` before `handleRequest` reaches tools as `extra.authInfo`, and on 2026-07-28 `createMcpHandler` hands the factory `ctx.authInfo`), then drop the store";
   const fix = !facts.fromRequest
     ? 'move it behind an explicit handle: an open_session tool creates it and the tools take the handle as an argument'
     : facts.fallback
