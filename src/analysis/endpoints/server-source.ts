@@ -275,7 +275,36 @@ function innerBlock(holder: Node, target: Node, machinery: SessionMachinery): Bl
       if (Node.isIfStatement(otherwise)) return innerBlock(otherwise, target, machinery);
     }
   }
+  const closure = closureRunNext(holder, target);
+  if (closure) return closure;
   return `the server is built inside \`${firstLine(holder)}\`, which does more than gate sessions`;
+}
+
+/**
+ * `const handleRpc = async () => { …build, connect, serve… };` that the very next statement calls once, with no
+ * arguments (`try { return await handleRpc(); } catch …`): its body runs in the handler's flow, right where it is
+ * declared, so its statements are the handler's.
+ */
+function closureRunNext(holder: Node, target: Node): Block | undefined {
+  if (!Node.isVariableStatement(holder) || holder.getDeclarations().length !== 1) return undefined;
+  const [declaration] = holder.getDeclarations();
+  const fn = declaration.getInitializer();
+  if (!fn || !(Node.isArrowFunction(fn) || Node.isFunctionExpression(fn)) || fn.getParameters().length > 0) return undefined;
+  const body = fn.getBody();
+  if (!Node.isBlock(body) || !contains(body, target)) return undefined;
+  const [call, ...others] = referencesTo(declaration.getNameNode());
+  const next = holder.getNextSiblings().find((sibling) => !Node.isCommentNode(sibling));
+  const called = call?.getParent();
+  const once =
+    !!call &&
+    others.length === 0 &&
+    Node.isCallExpression(called) &&
+    called.getExpression() === call &&
+    called.getArguments().length === 0 &&
+    !!next &&
+    contains(next, called) &&
+    !(Node.isTryStatement(next) && !contains(next.getTryBlock(), called));
+  return once ? body : undefined;
 }
 
 /** `req.method === 'GET'` (and `!==`, either order), alone. */
