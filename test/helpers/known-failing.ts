@@ -22,13 +22,10 @@ export const KNOWN_FAILING_E2E: Record<'2025-11-25' | '2026-07-28', Record<strin
 };
 
 const HELPER_BODY = 'the rewritten helper drops `const body = await readJson(req)` (and readJson) although handleRequest gets `body`';
-const LEFT_MAP = 'the session map declared in serveHttp() and the SSEServerTransport import are left behind';
 
 /** Transform fixtures (`<transform>/<target>/<case>`) whose committed output is the correct migration the engine does not produce yet. */
 export const KNOWN_FAILING_TRANSFORMS: Record<string, string> = {
   'migrate-endpoint/2025-11-25/helper-node-http': HELPER_BODY,
   'migrate-endpoint/2026-07-28/helper-node-http': HELPER_BODY,
-  'migrate-endpoint/2025-11-25/shared-stdio-branch': LEFT_MAP,
-  'migrate-endpoint/2026-07-28/shared-stdio-branch': LEFT_MAP,
   'migrate-endpoint/2026-07-28/two-endpoints-admin-router': 'the second endpoint declares `const mcpHandler` again instead of a free name',
 };

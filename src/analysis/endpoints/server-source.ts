@@ -317,7 +317,8 @@ function isMethodTest(test: Node): boolean {
  * concern sessions (`if (!token) return res.status(401)…`). A needed statement that touches sessions stops it.
  */
 function slice(candidates: Node[], roots: Node[], machinery: SessionMachinery, logs: boolean): Node[] | string {
-  const kept = new Set<Node>(candidates.filter((c) => isEarlyAnswer(c) && !machinery.touches(c)));
+  const versionGate = protocolVersionReader(candidates);
+  const kept = new Set<Node>(candidates.filter((c) => isEarlyAnswer(c) && !machinery.touches(c) && !versionGate(c)));
   if (logs) for (const log of leadingLogs(candidates, machinery)) kept.add(log);
   for (let changed = true; changed;) {
     changed = false;
@@ -360,6 +361,22 @@ function isLogStatement(statement: Node): boolean {
     LOG_METHODS.test(callee.getName()) &&
     /^(?:console|\w*log(?:ger)?)$/i.test(callee.getExpression().getText().split('.').pop() ?? '')
   );
+}
+
+/**
+ * Statements that read the `MCP-Protocol-Version` header, directly or through a local computed from it
+ * (`if (!supported.includes(version)) return c.json(…, 400)`): the transport negotiates the version (the v1 one
+ * answers an unsupported header with 400; createMcpHandler also serves 2026-07-28, which an app's own list of
+ * versions would turn away), so such an early answer is not kept.
+ */
+function protocolVersionReader(candidates: Node[]): (statement: Node) => boolean {
+  const header = (node: Node) => /(['"`])mcp-protocol-version\1/i.test(node.getText());
+  const versions = new Set<MorphSymbol>();
+  for (const candidate of candidates) {
+    if (!Node.isVariableStatement(candidate) || !header(candidate)) continue;
+    for (const declaration of candidate.getDeclarations()) addSymbol(versions, declaration.getNameNode());
+  }
+  return (statement) => header(statement) || freeIdentifiers(statement).some((id) => versions.has(valueSymbol(id)!));
 }
 
 /** `if (…) { …; return; }` with no else, that is not only a method check (the new endpoint writes its own). */
