@@ -281,9 +281,9 @@ function innerBlock(holder: Node, target: Node, machinery: SessionMachinery): Bl
 }
 
 /**
- * `const handleRpc = async () => { …build, connect, serve… };` that the very next statement calls once, with no
- * arguments (`try { return await handleRpc(); } catch …`): its body runs in the handler's flow, right where it is
- * declared, so its statements are the handler's.
+ * `const handleRpc = async () => { …build, connect, serve… };` that the very next statement runs, once and for sure
+ * (`return await handleRpc();`, or as the first statement of a `try` block), with no arguments: its body runs in the
+ * handler's flow, right where it is declared, so its statements are the handler's.
  */
 function closureRunNext(holder: Node, target: Node): Block | undefined {
   if (!Node.isVariableStatement(holder) || holder.getDeclarations().length !== 1) return undefined;
@@ -292,19 +292,32 @@ function closureRunNext(holder: Node, target: Node): Block | undefined {
   if (!fn || !(Node.isArrowFunction(fn) || Node.isFunctionExpression(fn)) || fn.getParameters().length > 0) return undefined;
   const body = fn.getBody();
   if (!Node.isBlock(body) || !contains(body, target)) return undefined;
-  const [call, ...others] = referencesTo(declaration.getNameNode());
-  const next = holder.getNextSiblings().find((sibling) => !Node.isCommentNode(sibling));
-  const called = call?.getParent();
-  const once =
-    !!call &&
-    others.length === 0 &&
-    Node.isCallExpression(called) &&
-    called.getExpression() === call &&
-    called.getArguments().length === 0 &&
-    !!next &&
-    contains(next, called) &&
-    !(Node.isTryStatement(next) && !contains(next.getTryBlock(), called));
-  return once ? body : undefined;
+  const [reference, ...others] = referencesTo(declaration.getNameNode());
+  const call = reference?.getParent();
+  if (others.length > 0 || !Node.isCallExpression(call) || call.getExpression() !== reference || call.getArguments().length > 0)
+    return undefined;
+  const next = firstStatement(holder.getNextSiblings());
+  const runs = next && Node.isTryStatement(next) ? firstStatement(next.getTryBlock().getStatements()) : next;
+  return runs && runsUnconditionally(call, runs) ? body : undefined;
+}
+
+function firstStatement(nodes: Node[]): Node | undefined {
+  return nodes.find((node) => !Node.isCommentNode(node));
+}
+
+/** The statement evaluates the call whenever it runs: only awaits, parentheses, a return or a declaration around it. */
+function runsUnconditionally(call: Node, statement: Node): boolean {
+  for (let node: Node | undefined = call.getParent(); node; node = node.getParent()) {
+    if (node === statement) return true;
+    if (
+      !Node.isAwaitExpression(node) &&
+      !Node.isParenthesizedExpression(node) &&
+      !Node.isVariableDeclaration(node) &&
+      !Node.isVariableDeclarationList(node)
+    )
+      return false;
+  }
+  return false;
 }
 
 /** `req.method === 'GET'` (and `!==`, either order), alone. */
