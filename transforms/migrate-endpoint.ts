@@ -132,7 +132,7 @@ function plansOf(context: TransformContext): EndpointPlan[] {
 }
 
 function markerRule(plan: EndpointPlan): string {
-  if (plan.regions.some((r) => r.role !== 'streamable')) return 'legacy-sse-transport';
+  if (plan.regions.some((r) => r.role !== 'streamable' && r.role !== 'session')) return 'legacy-sse-transport';
   if (plan.server.kind === 'shared' || (plan.server.kind === 'built' && plan.server.cached)) return 'shared-server-instance';
   return plan.stateless ? 'per-request-transport' : 'session-id';
 }
@@ -157,7 +157,7 @@ function migrate(edit: FileEdit, plan: EndpointPlan): boolean {
   for (const region of regions) {
     if (!v2 && plan.stateless) changed = guardOnly(edit, plan, region) || changed;
     else if (region.endpoint) changed = rewriteEndpoint(edit, plan, region) || changed;
-    else if (region.role === 'streamable' || sharesPath(region, endpointRegion))
+    else if (region.role === 'streamable' || region.role === 'session' || sharesPath(region, endpointRegion))
       changed = answerWith(edit, region, METHOD_NOT_ALLOWED) || changed;
     else changed = answerWith(edit, region, goneAnswer(endpoint.display)) || changed;
   }
@@ -198,28 +198,30 @@ function siteOf(edit: FileEdit, region: Region): RegionSite {
   const fnPath = functionAt(edit.context, region.fn);
   if (!fnPath) throw new Error(`the handler at ${region.fn.file}:${region.fn.line} was not found`);
   const fn = fnPath.node as unknown as AnyNode;
-  if (region.kind === 'function' && (fn.body as AnyNode).type !== 'BlockStatement') giveBlockBody(edit, fnPath, fn);
+  if (region.kind === 'function' && (fn.body as AnyNode).type !== 'BlockStatement') giveBlockBody(edit, fn);
   const block = region.kind === 'branch' ? nodeAt(edit.context, region.block, ['BlockStatement']) : (fn.body as AnyNode);
   if (!block || block.type !== 'BlockStatement') throw new Error(`the handler at ${region.fn.file}:${region.fn.line} has no block body`);
   edit.blocks.add((fn.body as AnyNode).body as AnyNode[]);
+  addEnclosingBlocks(edit, fnPath);
   for (let path = fnPath.parent as ASTPath | null; path; path = path.parent as ASTPath | null)
     if ((path.node as unknown as AnyNode).type === 'ClassBody') edit.classes.add((path.node as unknown as AnyNode).body as AnyNode[]);
   return { fnPath, fn, statements: block.body as AnyNode[], from: region.from ?? 0 };
 }
 
-/**
- * `(req, res) => relay('/mcp', req, res)` gets an empty block body to be rewritten into. What the expression called
- * may now be dead, in the functions around the route as well (helpers declared where the routes are registered).
- */
-function giveBlockBody(edit: FileEdit, fnPath: ASTPath, fn: AnyNode): void {
-  for (const name of referencedNames(edit.context.j, fn.body)) edit.dead.add(name);
-  fn.body = edit.context.j.blockStatement([]) as unknown as AnyNode;
-  fn.expression = false;
+/** The functions around a handler (where its routes are registered) hold helpers only the removed code used. */
+function addEnclosingBlocks(edit: FileEdit, fnPath: ASTPath): void {
   for (let path = fnPath.parent as ASTPath | null; path; path = path.parent as ASTPath | null) {
     const node = path.node as unknown as AnyNode;
     if (/Function/.test(node.type as string) && (node.body as AnyNode)?.type === 'BlockStatement')
       edit.blocks.add((node.body as AnyNode).body as AnyNode[]);
   }
+}
+
+/** `(req, res) => relay('/mcp', req, res)` gets an empty block body to be rewritten into; what it called may be dead. */
+function giveBlockBody(edit: FileEdit, fn: AnyNode): void {
+  for (const name of referencedNames(edit.context.j, fn.body)) edit.dead.add(name);
+  fn.body = edit.context.j.blockStatement([]) as unknown as AnyNode;
+  fn.expression = false;
 }
 
 /** Replace the region's statements (from the path guard on) with `code`. */

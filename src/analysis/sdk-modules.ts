@@ -1,5 +1,6 @@
 // Which module specifiers are the MCP SDK (v1 and v2) and the frameworks we recognise.
 // Matching is on resolved import origins, never on bare names (two frameworks ship their own `SSEServerTransport`).
+import { adapters } from '../frameworks';
 
 /** `@modelcontextprotocol/sdk/dist/esm/server/sse.js` and `…/server/sse` both become `@modelcontextprotocol/sdk/server/sse`. */
 export function normalizeModule(specifier: string): string {
@@ -44,7 +45,10 @@ export function isSdkSymbol(origin: { module: string; name: string } | undefined
     case 'SSEServerTransport':
       return origin.name === 'SSEServerTransport' && SSE_SERVER.has(mod);
     case 'StreamableHTTPServerTransport':
-      return /^(?:Node|WebStandard)?StreamableHTTPServerTransport$/.test(origin.name) && STREAMABLE_SERVER.has(mod);
+      return (
+        (/^(?:Node|WebStandard)?StreamableHTTPServerTransport$/.test(origin.name) && STREAMABLE_SERVER.has(mod)) ||
+        adapters.some((adapter) => adapter.transports?.some((t) => t.module === mod && t.name === origin.name))
+      );
     case 'McpServer':
       return (origin.name === 'McpServer' || origin.name === 'Server') && SERVER_CLASSES.has(mod);
     case 'isInitializeRequest':

@@ -52,6 +52,12 @@ export interface FrameworkAdapter {
   modules: RegExp;
   /** Handler parameter type names that identify the framework when their module is not known (`FastifyReply`). */
   typeNames?: RegExp;
+  /**
+   * Streamable HTTP transports this framework's MCP package provides besides the SDK's (`@hono/mcp`'s
+   * `StreamableHTTPTransport`): their `handleRequest` serves an endpoint the way the SDK's does, so the analysis
+   * models it like one and the migration replaces it with the SDK's stateless transport.
+   */
+  transports?: Array<{ module: string; name: string }>;
   /** The handler's body uses its parameters the way this framework's handlers do (`c.req.raw`, `ctx.respond =`). */
   readsLike?(fn: FunctionNode, params: string[]): boolean;
   /** Parameter names for handlers this tool writes when it has none to copy. */

@@ -6,6 +6,8 @@ export const hono: FrameworkAdapter = {
   id: 'hono',
   modules: /^(?:hono|hono\/.*|@modelcontextprotocol\/hono)$/,
   typeNames: /^(?:Hono|Context)$/,
+  // (@hono/mcp 0.2: `new StreamableHTTPTransport(options?)`, `handleRequest(c)` returns the Response)
+  transports: [{ module: '@hono/mcp', name: 'StreamableHTTPTransport' }],
   readsLike(fn, params) {
     const [c] = params;
     if (!c || params.length > 2) return false;

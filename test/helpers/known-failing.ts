@@ -3,8 +3,6 @@
 
 const HELPER_BODY_AND_ALIAS =
   'the session Map parameter typed by an alias (SessionTable) is not read as transports, so `if (known) …` passes as an early answer and the plan refuses "built from session state"; with an inline Map type, the rewrite drops `const body = await readJson(req)` that handleRequest still uses (TS2304, rolled back)';
-const ENCLOSING_MAP =
-  'the session Map declared in the function that registers the routes is not pruned, so the SSEServerTransport import stays and the official codemod turns it into an unresolvable @modelcontextprotocol/server-legacy/sse import (rolled back)';
 
 /** Fixture servers the end-to-end suites skip, per target: name → why. */
 export const KNOWN_FAILING_E2E: Record<'2025-11-25' | '2026-07-28', Record<string, string>> = {
@@ -14,21 +12,16 @@ export const KNOWN_FAILING_E2E: Record<'2025-11-25' | '2026-07-28', Record<strin
   },
   '2026-07-28': {
     'b-node-http-helper': HELPER_BODY_AND_ALIAS,
-    'c-tests-and-client': ENCLOSING_MAP,
-    'a-shared-stdio-http': ENCLOSING_MAP,
     'c-admin-router':
       'both createMcpHandler handlers are declared as `const mcpHandler`, the file no longer parses and both endpoints are rolled back',
   },
 };
 
 const HELPER_BODY = 'the rewritten helper drops `const body = await readJson(req)` (and readJson) although handleRequest gets `body`';
-const LEFT_MAP = 'the session map declared in serveHttp() and the SSEServerTransport import are left behind';
 
 /** Transform fixtures (`<transform>/<target>/<case>`) whose committed output is the correct migration the engine does not produce yet. */
 export const KNOWN_FAILING_TRANSFORMS: Record<string, string> = {
   'migrate-endpoint/2025-11-25/helper-node-http': HELPER_BODY,
   'migrate-endpoint/2026-07-28/helper-node-http': HELPER_BODY,
-  'migrate-endpoint/2025-11-25/shared-stdio-branch': LEFT_MAP,
-  'migrate-endpoint/2026-07-28/shared-stdio-branch': LEFT_MAP,
   'migrate-endpoint/2026-07-28/two-endpoints-admin-router': 'the second endpoint declares `const mcpHandler` again instead of a free name',
 };

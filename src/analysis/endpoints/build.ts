@@ -37,6 +37,7 @@ import { servedCatchOf } from './served-catch';
 import { isTestFile } from './classify';
 import { bridgeOf } from './bridge';
 import { exportedCallerOf } from './leftovers';
+import { sessionRoutesBeside } from './session-routes';
 import { sessionStateOf, sessionStateReason, traceSessionState } from './session-state';
 import { requestCredentialsOf } from './request-credentials';
 import { readsOrigin } from '../origin';
@@ -102,7 +103,9 @@ function buildPlans(project: Project, relPath: RelPathOf): EndpointPlan[] {
     }
   }
   const local = bindsLoopbackOnly(files);
-  const plans = groupRegions([...regions.values()].flatMap(liftedToWrappers)).map((group) => planOf(group, relPath, local));
+  const plans = groupRegions([...regions.values()].flatMap(liftedToWrappers)).map((group) =>
+    planOf([...group, ...sessionRoutesOf(group)], relPath, local),
+  );
   for (const orphan of orphans) plans.push(orphanPlan(orphan, relPath, local));
   return withUniqueIds(plans).sort((a, b) => a.id.localeCompare(b.id));
 }
@@ -157,6 +160,16 @@ function nodeKey(node: Node): string {
   return `${node.getSourceFile().getFilePath()}:${node.getStart()}`;
 }
 
+/** The DELETE routes that end the sessions of a Streamable HTTP route of the group (regions without transport sites). */
+function sessionRoutesOf(group: DraftRegion[]): DraftRegion[] {
+  const endpoint = group.find((r) => r.roles.has('streamable') && !r.helper);
+  if (!endpoint) return [];
+  return sessionRoutesBeside(
+    endpoint.node,
+    group.map((r) => r.node),
+  ).map((node) => ({ node, roles: new Set(), sites: [], facts: endpoint.facts }));
+}
+
 /** Session stores the region uses: variables outside it that hold transports (maps, objects, arrays). */
 function storeKeys(region: DraftRegion): string[] {
   const keys = new Set<string>();
@@ -190,6 +203,7 @@ function pathKey(region: RegionNode): string {
 // ---- one plan ------------------------------------------------------------------------------------------------------
 
 function roleOf(roles: Set<TransportSite['kind']>): RegionRole {
+  if (roles.size === 0) return 'session';
   if (roles.has('streamable')) return 'streamable';
   if (roles.has('sse-stream') && roles.has('sse-messages')) return 'sse-both';
   return roles.has('sse-stream') ? 'sse-stream' : 'sse-messages';

@@ -8,6 +8,7 @@
 // its one marker speaks for the endpoint.
 import { Node, SyntaxKind, type SourceFile } from 'ts-morph';
 import { resolveHandler } from '../routes';
+import { isSdkSymbol } from '../sdk-modules';
 import type { EndpointPlan, Span } from './model';
 import { isFunctionNode, type FunctionNode, type RelPathOf } from './spans';
 
@@ -153,8 +154,8 @@ function sameSpan(node: Node, span: Span, relPath: RelPathOf): boolean {
 // ---- reasons -------------------------------------------------------------------------------------------------------
 
 /**
- * A transport that is not the SDK's serves the file's endpoint: a class named `…Transport` from another package
- * (`StreamableHTTPTransport` from `@hono/mcp`), or a local class extending one.
+ * A transport that is not the SDK's serves the file's endpoint: a class named `…Transport` from a package no framework
+ * adapter knows, or a local class extending one.
  */
 function foreignTransportReason(file: SourceFile): string | undefined {
   for (const construction of file.getDescendantsOfKind(SyntaxKind.NewExpression)) {
@@ -178,6 +179,8 @@ function foreignTransportOrigin(file: SourceFile, name: string): { base: string;
   for (const declaration of file.getImportDeclarations()) {
     const module = declaration.getModuleSpecifierValue();
     if (module.startsWith('.') || module.startsWith('@modelcontextprotocol/')) continue;
+    // (a framework's transport an adapter knows, `@hono/mcp`'s, is modelled like the SDK's)
+    if (isSdkSymbol({ module, name: base }, 'StreamableHTTPServerTransport')) continue;
     if (declaration.getNamedImports().some((named) => (named.getAliasNode() ?? named.getNameNode()).getText() === base))
       return { base, module };
   }

@@ -32,7 +32,9 @@ export type RegionRole =
   /** The POST half of HTTP+SSE: `transport.handlePostMessage(req, res)` for a session. */
   | 'sse-messages'
   /** One region serving both halves of HTTP+SSE on one path. */
-  | 'sse-both';
+  | 'sse-both'
+  /** A DELETE route of the endpoint's path that ends the app's own session by its id, with no transport. */
+  | 'session';
 
 /** How requests reach a request function. */
 export type Arrival =

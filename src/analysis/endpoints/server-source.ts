@@ -275,7 +275,49 @@ function innerBlock(holder: Node, target: Node, machinery: SessionMachinery): Bl
       if (Node.isIfStatement(otherwise)) return innerBlock(otherwise, target, machinery);
     }
   }
+  const closure = closureRunNext(holder, target);
+  if (closure) return closure;
   return `the server is built inside \`${firstLine(holder)}\`, which does more than gate sessions`;
+}
+
+/**
+ * `const handleRpc = async () => { …build, connect, serve… };` that the very next statement runs, once and for sure
+ * (`return await handleRpc();`, or as the first statement of a `try` block), with no arguments: its body runs in the
+ * handler's flow, right where it is declared, so its statements are the handler's.
+ */
+function closureRunNext(holder: Node, target: Node): Block | undefined {
+  if (!Node.isVariableStatement(holder) || holder.getDeclarations().length !== 1) return undefined;
+  const [declaration] = holder.getDeclarations();
+  const fn = declaration.getInitializer();
+  if (!fn || !(Node.isArrowFunction(fn) || Node.isFunctionExpression(fn)) || fn.getParameters().length > 0) return undefined;
+  const body = fn.getBody();
+  if (!Node.isBlock(body) || !contains(body, target)) return undefined;
+  const [reference, ...others] = referencesTo(declaration.getNameNode());
+  const call = reference?.getParent();
+  if (others.length > 0 || !Node.isCallExpression(call) || call.getExpression() !== reference || call.getArguments().length > 0)
+    return undefined;
+  const next = firstStatement(holder.getNextSiblings());
+  const runs = next && Node.isTryStatement(next) ? firstStatement(next.getTryBlock().getStatements()) : next;
+  return runs && runsUnconditionally(call, runs) ? body : undefined;
+}
+
+function firstStatement(nodes: Node[]): Node | undefined {
+  return nodes.find((node) => !Node.isCommentNode(node));
+}
+
+/** The statement evaluates the call whenever it runs: only awaits, parentheses, a return or a declaration around it. */
+function runsUnconditionally(call: Node, statement: Node): boolean {
+  for (let node: Node | undefined = call.getParent(); node; node = node.getParent()) {
+    if (node === statement) return true;
+    if (
+      !Node.isAwaitExpression(node) &&
+      !Node.isParenthesizedExpression(node) &&
+      !Node.isVariableDeclaration(node) &&
+      !Node.isVariableDeclarationList(node)
+    )
+      return false;
+  }
+  return false;
 }
 
 /** `req.method === 'GET'` (and `!==`, either order), alone. */
@@ -288,7 +330,8 @@ function isMethodTest(test: Node): boolean {
  * concern sessions (`if (!token) return res.status(401)…`). A needed statement that touches sessions stops it.
  */
 function slice(candidates: Node[], roots: Node[], machinery: SessionMachinery, logs: boolean): Node[] | string {
-  const kept = new Set<Node>(candidates.filter((c) => isEarlyAnswer(c) && !machinery.touches(c)));
+  const versionGate = protocolVersionReader(candidates);
+  const kept = new Set<Node>(candidates.filter((c) => isEarlyAnswer(c) && !machinery.touches(c) && !versionGate(c)));
   if (logs) for (const log of leadingLogs(candidates, machinery)) kept.add(log);
   for (let changed = true; changed;) {
     changed = false;
@@ -331,6 +374,22 @@ function isLogStatement(statement: Node): boolean {
     LOG_METHODS.test(callee.getName()) &&
     /^(?:console|\w*log(?:ger)?)$/i.test(callee.getExpression().getText().split('.').pop() ?? '')
   );
+}
+
+/**
+ * Statements that read the `MCP-Protocol-Version` header, directly or through a local computed from it
+ * (`if (!supported.includes(version)) return c.json(…, 400)`): the transport negotiates the version (the v1 one
+ * answers an unsupported header with 400; createMcpHandler also serves 2026-07-28, which an app's own list of
+ * versions would turn away), so such an early answer is not kept.
+ */
+function protocolVersionReader(candidates: Node[]): (statement: Node) => boolean {
+  const header = (node: Node) => /(['"`])mcp-protocol-version\1/i.test(node.getText());
+  const versions = new Set<MorphSymbol>();
+  for (const candidate of candidates) {
+    if (!Node.isVariableStatement(candidate) || !header(candidate)) continue;
+    for (const declaration of candidate.getDeclarations()) addSymbol(versions, declaration.getNameNode());
+  }
+  return (statement) => header(statement) || freeIdentifiers(statement).some((id) => versions.has(valueSymbol(id)!));
 }
 
 /** `if (…) { …; return; }` with no else, that is not only a method check (the new endpoint writes its own). */

@@ -123,7 +123,8 @@ export function sessionSiteNodes(file: SourceFile): Node[] {
   return nodes;
 }
 
-export const DISPOSAL = /^(?:delete|drop|remove|clear|close|dispose|destroy|cleanup|clean|release|evict|forget|unregister|end)(?![a-z])/;
+export const DISPOSAL =
+  /^(?:delete|drop|remove|clear|close|dispose|destroy|cleanup|clean|release|evict|forget|unregister|terminate|end)(?![a-z])/;
 const LOGGING = /^(?:console|logger|log|debug|logging)$|Logger$/i;
 
 /**
