@@ -1,5 +1,6 @@
 // 2025-11-25: the code the endpoint transform writes needs a v1 SDK that has it — StreamableHTTPServerTransport
-// since 1.10.0, WebStandardStreamableHTTPServerTransport since 1.25.0. A manifest whose range still allows an older
+// serving statelessly since 1.10.2 (1.10.0 and 1.10.1 answer every request after initialize on a fresh session-less
+// transport with 400 "Server not initialized"), WebStandardStreamableHTTPServerTransport since 1.25.0. A manifest whose range still allows an older
 // SDK is raised to the version this release is tested with; the type-check gate then resolves the SDK as that
 // install would.
 import semver from 'semver';
@@ -10,7 +11,7 @@ export const V1_TESTED_RANGE = '^1.32.2';
 
 const FLOORS: Array<[RegExp, string]> = [
   [/@modelcontextprotocol\/sdk\/server\/webStandardStreamableHttp(?:\.js)?['"]/, '1.25.0'],
-  [/@modelcontextprotocol\/sdk\/server\/streamableHttp(?:\.js)?['"]/, '1.10.0'],
+  [/@modelcontextprotocol\/sdk\/server\/streamableHttp(?:\.js)?['"]/, '1.10.2'],
 ];
 
 /** The lowest SDK version the texts need (the highest floor among the modules they import), if any. */
