@@ -729,6 +729,8 @@ function moveIntoFactory(edit: FileEdit, hoist: ServerHoist): void {
   if (keep) list.splice(lastSetup + 1, 0, keep);
   for (const moved of [...(setup as AnyNode[])].reverse()) list.splice(list.indexOf(moved), 1);
   list.splice(list.indexOf(statement), 1, factory);
+  // A function that builds the server may also hold the session table: its statements are pruned like the handler's.
+  if ((statementPath.parent?.node as AnyNode | undefined)?.type === 'BlockStatement') edit.blocks.add(list);
 }
 
 /** The getter that cached one server builds a fresh one per call, once per file (endpoints may share it). */

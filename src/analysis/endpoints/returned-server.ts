@@ -84,7 +84,10 @@ export function returnedServerOf(
       parameter: freeName('register', [builder.getSourceFile()]),
       index: parameters.length,
       ...(type ? { type } : {}),
-      required: [...flow.calls].every((call) => sites.has(call)),
+      // (a required parameter cannot follow an optional one)
+      required:
+        [...flow.calls].every((call) => sites.has(call)) &&
+        !parameters.some((p) => Node.isParameterDeclaration(p) && (p.isOptional() || p.hasInitializer())),
       sites: written.sort((a, b) => a.call.file.localeCompare(b.call.file) || a.call.start - b.call.start),
     },
     handled: [...wrappers, ...flow.ends],
