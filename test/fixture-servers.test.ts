@@ -64,6 +64,7 @@ const REQUIRED_FIXTURES = [
   'b-fastify-get-delete',
   'c-tests-and-client',
   'a-cached-getter-fastify',
+  'b-koa-returned-server',
   // issue 13: servers on MCP frameworks
   'e-fastmcp-sessions',
   'e-mcp-framework-sse',

@@ -20,6 +20,7 @@ import { guardStatements, isLocalServer, type GuardContext } from './lib/guard';
 import { functionAt, nodeAt, pathAt } from './lib/locate';
 import { uncacheGetter } from './lib/cached-getter';
 import { moveFieldIntoMethod } from './lib/field-factory';
+import { passRegistrations, takeRegistrations } from './lib/registrations';
 import { scopeIn, scopeStoreAndReaders } from './lib/request-scope';
 import {
   earlyAnswer,
@@ -675,6 +676,11 @@ function hoistServer(edit: FileEdit, hoist: ServerHoist): boolean {
     else moveIntoFactory(edit, hoist);
     changed = true;
   }
+  const registrations = hoist.registrations;
+  for (const site of registrations?.sites.filter((s) => s.call.file === edit.file) ?? []) {
+    passRegistrations(edit.context, registrations!, site);
+    changed = true;
+  }
   const parameter = hoist.parameter;
   if (parameter) {
     for (const site of parameter.callSites.filter((s) => s.file === edit.file)) changed = passFactory(edit, hoist, site) || changed;
@@ -700,7 +706,10 @@ function moveIntoFactory(edit: FileEdit, hoist: ServerHoist): void {
   const [factory] = statementsOf(j, `${hoist.exported ? 'export ' : ''}function ${hoist.factory}() {\n  return ${hoist.variable};\n}`);
   const fn = (factory.type === 'ExportNamedDeclaration' ? factory.declaration : factory) as AnyNode;
   const inner = declaration;
-  ((fn.body as AnyNode).body as AnyNode[]).unshift(inner, ...(setup as AnyNode[]));
+  // The callers' registrations run on every server it builds.
+  const registered = hoist.registrations ? statementsOf(j, `${hoist.registrations.parameter}(${hoist.variable});`) : [];
+  if (hoist.registrations) takeRegistrations(context, hoist.registrations);
+  ((fn.body as AnyNode).body as AnyNode[]).unshift(inner, ...(setup as AnyNode[]), ...registered);
   factory.comments = [
     ...((statement.comments as AnyNode[] | undefined) ?? []),
     ...((statementsOf(
@@ -720,6 +729,8 @@ function moveIntoFactory(edit: FileEdit, hoist: ServerHoist): void {
   if (keep) list.splice(lastSetup + 1, 0, keep);
   for (const moved of [...(setup as AnyNode[])].reverse()) list.splice(list.indexOf(moved), 1);
   list.splice(list.indexOf(statement), 1, factory);
+  // A function that builds the server may also hold the session table: its statements are pruned like the handler's.
+  if ((statementPath.parent?.node as AnyNode | undefined)?.type === 'BlockStatement') edit.blocks.add(list);
 }
 
 /** The getter that cached one server builds a fresh one per call, once per file (endpoints may share it). */

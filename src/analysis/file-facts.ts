@@ -113,6 +113,7 @@ export function touchedFiles(plan: EndpointPlan): Set<string> {
     files.add(plan.server.hoist.declaration.file);
     for (const site of [...(plan.server.hoist.parameter?.callSites ?? []), ...(plan.server.hoist.parameter?.wrapSites ?? [])])
       files.add(site.file);
+    for (const site of plan.server.hoist.registrations?.sites ?? []) files.add(site.call.file);
   }
   if (plan.server.kind === 'built' && plan.server.cached) files.add(plan.server.cached.fn.file);
   if (plan.credentials) {

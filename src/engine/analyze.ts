@@ -327,7 +327,12 @@ function planSpans(plan: EndpointPlan): Span[] {
     spans.push(plan.server.declaration);
     const hoist = plan.server.hoist;
     if (hoist)
-      spans.push(hoist.declaration, ...hoist.setup, ...(hoist.parameter ? [hoist.parameter.fn, ...hoist.parameter.callSites] : []));
+      spans.push(
+        hoist.declaration,
+        ...hoist.setup,
+        ...(hoist.parameter ? [hoist.parameter.fn, ...hoist.parameter.callSites] : []),
+        ...(hoist.registrations?.sites.flatMap((site) => [site.call, ...site.setup]) ?? []),
+      );
   }
   if (plan.server.kind === 'built' && plan.server.cached) spans.push(plan.server.cached.declaration, plan.server.cached.fn);
   if (!plan.verdict.migratable) spans.push(plan.verdict.at);

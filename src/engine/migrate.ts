@@ -22,7 +22,7 @@ import { migrateSdkSurface } from './sdk-v2-surface';
 import { fixupsFor, satisfyV2Dependencies, settledByRaise } from './v2-fixups';
 import type { Raise } from './v2-dependencies';
 import { DEFAULT_TARGET, type Target } from './targets';
-import { raiseDependencyRange, raiseSdkRange, sdkFloor, V1_SDK, V1_TESTED_RANGE } from './sdk-floor';
+import { raiseDependencyRange, raiseSdkRange, sdkCompanions, sdkFloor, V1_SDK, V1_TESTED_RANGE } from './sdk-floor';
 import { importsPackage, LEGACY_PACKAGE, withoutDependency } from './sdk-v2-surface';
 import * as path from 'node:path';
 import { emitProgress } from './progress';
@@ -176,7 +176,7 @@ export function migrateSources(sources: SourceInput[], options: MigrateOptions =
   manifests = new Map([...manifests, ...raiseFrameworkFloors(files, manifests, surfaceNotes, raised)]);
   if (target === '2025-11-25') {
     const floors = raiseSdkFloors(files, manifests, surfaceNotes);
-    if (floors.size > 0) raised.add(V1_SDK);
+    if (floors.size > 0) for (const name of [V1_SDK, ...sdkCompanions(floors.values())]) raised.add(name);
     manifests = new Map([...manifests, ...floors]);
   }
   if (stale) analysis = reanalyze(files, rules, analysis);

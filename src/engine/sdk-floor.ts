@@ -1,8 +1,10 @@
 // 2025-11-25: the code the endpoint transform writes needs a v1 SDK that has it — StreamableHTTPServerTransport
-// since 1.10.0, WebStandardStreamableHTTPServerTransport since 1.25.0. A manifest whose range still allows an older
+// serving statelessly since 1.10.2 (1.10.0 and 1.10.1 answer every request after initialize on a fresh session-less
+// transport with 400 "Server not initialized"), WebStandardStreamableHTTPServerTransport since 1.25.0. A manifest whose range still allows an older
 // SDK is raised to the version this release is tested with; the type-check gate then resolves the SDK as that
 // install would.
 import semver from 'semver';
+import { installedPackage } from './v2-dependencies';
 
 export const V1_SDK = '@modelcontextprotocol/sdk';
 /** The v1 SDK range this release writes (what it is tested with). */
@@ -10,7 +12,7 @@ export const V1_TESTED_RANGE = '^1.32.2';
 
 const FLOORS: Array<[RegExp, string]> = [
   [/@modelcontextprotocol\/sdk\/server\/webStandardStreamableHttp(?:\.js)?['"]/, '1.25.0'],
-  [/@modelcontextprotocol\/sdk\/server\/streamableHttp(?:\.js)?['"]/, '1.10.0'],
+  [/@modelcontextprotocol\/sdk\/server\/streamableHttp(?:\.js)?['"]/, '1.10.2'],
 ];
 
 /** The lowest SDK version the texts need (the highest floor among the modules they import), if any. */
@@ -46,4 +48,25 @@ export function raiseDependencyRange(manifest: string, name: string, floor: stri
   if (lowest && !semver.lt(lowest, floor)) return undefined;
   const pattern = new RegExp(`("${name.replace(/[/.]/g, '\\$&')}"\\s*:\\s*)"${current.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"`);
   return pattern.test(manifest) ? manifest.replace(pattern, `$1"${range}"`) : undefined;
+}
+
+/**
+ * The raised SDK's own dependencies that none of the raised manifests declares: the project has them only through
+ * the SDK, so the next install brings the versions the tested SDK wants (zod 3.24 under SDK 1.10.1 becomes zod 4). The
+ * type-check gate resolves them from mcp-migrate's copy with the SDK, as one set: mixing the tested SDK's types with
+ * the old zod cost minutes and gigabytes in the compiler, and is not what the install gives.
+ */
+export function sdkCompanions(manifests: Iterable<string>): string[] {
+  const sdk = installedPackage(V1_SDK, __dirname);
+  const declared = new Set<string>();
+  for (const text of manifests) {
+    try {
+      const json = JSON.parse(text) as Record<string, Record<string, string> | undefined>;
+      for (const section of ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies'])
+        for (const name of Object.keys(json[section] ?? {})) declared.add(name);
+    } catch {
+      // not JSON: declares nothing
+    }
+  }
+  return Object.keys(sdk?.json.dependencies ?? {}).filter((name) => !declared.has(name));
 }

@@ -176,6 +176,41 @@ export interface ServerHoist {
     /** Arguments that tests pass (servers of their own): each becomes `() => <argument>`. */
     wrapSites: Span[];
   };
+  /** Its callers configure it: their registrations become a callback the factory runs on every server it builds. */
+  registrations?: ServerRegistrations;
+}
+
+/**
+ * A server built in a function that hands it out inside an object (`return { server, start }`), which the callers
+ * configure (`const { server, start } = createApp(); server.tool(…); start();`) before anything connects it. The
+ * function takes the registrations as a callback, run by the factory on every server it builds; each caller passes
+ * the statements that configured the returned server, and stops taking the server where nothing else reads it.
+ */
+export interface ServerRegistrations {
+  /** The function that builds the server and hands it out: it gets the callback as a parameter. */
+  builder: Span;
+  /** The callback parameter: its name (free in the builder's file), its index, and its type as code (TypeScript). */
+  parameter: string;
+  index: number;
+  type?: string;
+  /** Every call of the builder passes a callback: the parameter is required (else it defaults to one that does nothing). */
+  required: boolean;
+  sites: RegistrationSite[];
+}
+
+/** A call of the builder whose returned server is configured by the statements after it. */
+export interface RegistrationSite {
+  call: Span;
+  /** The number of arguments the call passes (`undefined` fills the gap up to the callback). */
+  arguments: number;
+  /** The callback's parameter (`server`): the name the statements used, or a free one. */
+  parameter: string;
+  /** The statements that configured the returned server, in order: they move into the callback. */
+  setup: Span[];
+  /** The expressions in them that read the returned server (`app.server`), renamed to the parameter. */
+  references: Span[];
+  /** `server` in `const { server, start } = createApp()`, which nothing else reads: removed. */
+  binding?: Span;
 }
 
 /**

@@ -9,6 +9,7 @@ import { declarationOf, type RegionNode } from './regions';
 import { isTestFile } from './classify';
 import { cachedGetterOf } from './cached-getter';
 import { fieldHoist } from './field-factory';
+import { returnedServerOf } from './returned-server';
 import { connectCalls, type SessionMachinery } from './sites';
 import {
   contains,
@@ -568,7 +569,7 @@ function variableHoist(
   const symbol = declaration.getNameNode().getSymbol();
   const statements = (container as SourceFile | Block).getStatements();
   const after = statements.slice(statements.indexOf(statement) + 1);
-  const setup = after.filter((s) => isSetupStatement(s, symbol, callSites));
+  const setup = after.filter((s) => isSetupStatement(s, (n) => Node.isIdentifier(n) && n.getSymbol() === symbol, callSites));
   // Every use, in this file and in the files that import it.
   const uses = referencesTo(declaration.getNameNode());
   const elsewhere = uses.filter(
@@ -576,7 +577,16 @@ function variableHoist(
   );
   // One instance may stay for code that only connects or closes it (a stdio branch, shutdown); code that configures
   // or hands it on would configure an instance the per-request servers never see.
-  const escaping = elsewhere.find((id) => !keepsOnly(id));
+  // Handed out in an object and configured by the callers: their registrations become a callback of the factory.
+  const returned = returnedServerOf(
+    declaration,
+    elsewhere,
+    keepsOnly,
+    (s, server) => isSetupStatement(s, (n) => n === server, callSites),
+    relPath,
+  );
+  if (typeof returned === 'string') return { blocker: returned };
+  const escaping = elsewhere.find((id) => !keepsOnly(id) && !returned?.handled.some((h) => contains(h, id)));
   if (escaping) {
     return {
       blocker: `\`${name}\` is also used where it may be configured or handed on (\`${firstLine(statementOf(escaping) ?? escaping)}\`); register everything in one factory, then build one server per request`,
@@ -596,6 +606,7 @@ function variableHoist(
       exported: [...involved].some((f) => f !== declaration.getSourceFile()),
       setup: setup.map((s) => spanOf(s, relPath)),
       keepsInstance: elsewhere.length > 0 || statement.isExported() || isExportedByName(declaration),
+      ...(returned ? { registrations: returned.registrations } : {}),
     },
   };
 }
@@ -639,13 +650,13 @@ function onlyConnects(call: CallExpression, index: number): boolean {
 }
 
 /** `server.tool(…)`, `server.server.setRequestHandler(…)`, `server.onerror = …`, `registerTools(server)`. */
-function isSetupStatement(statement: Node, symbol: MorphSymbol | undefined, callSites: Node[]): boolean {
+function isSetupStatement(statement: Node, isServer: (node: Node) => boolean, callSites: Node[]): boolean {
   if (!Node.isExpressionStatement(statement) || callSites.some((c) => contains(statement, c))) return false;
   const expression = unwrapExpression(statement.getExpression());
   const rootedAtServer = (node: Node): boolean => {
     let current = unwrapExpression(node);
-    while (Node.isPropertyAccessExpression(current)) current = unwrapExpression(current.getExpression());
-    return Node.isIdentifier(current) && current.getSymbol() === symbol;
+    while (Node.isPropertyAccessExpression(current) && !isServer(current)) current = unwrapExpression(current.getExpression());
+    return isServer(current);
   };
   if (Node.isBinaryExpression(expression) && expression.getOperatorToken().getKind() === SyntaxKind.EqualsToken) {
     return Node.isPropertyAccessExpression(expression.getLeft()) && rootedAtServer(expression.getLeft());
@@ -655,7 +666,7 @@ function isSetupStatement(statement: Node, symbol: MorphSymbol | undefined, call
   if (Node.isPropertyAccessExpression(callee) && rootedAtServer(callee.getExpression()))
     return SERVER_CONFIG_METHODS.test(callee.getName());
   // `registerTools(server, deps)`: a project function that configures the server (not one that serves it).
-  const passesServer = expression.getArguments().some((a) => Node.isIdentifier(a) && a.getSymbol() === symbol);
+  const passesServer = expression.getArguments().some((a) => isServer(a));
   const target = resolveHandler(callee);
   return (
     passesServer &&
