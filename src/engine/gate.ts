@@ -45,7 +45,7 @@ export function migrateGated(root: string, sources: SourceInput[], options: Migr
     const check = changes.length > 0 ? gate.check(changes, environment) : { introduced: [], checked: 0, unchecked: [] };
     unchecked = check.unchecked;
     introduced ??= check.introduced;
-    const blamed = { ...failures, ...blame(migration, sources, check.introduced, environment.raised) };
+    const blamed = { ...failures, ...blame(migration, sources, check.introduced, migration.raised) };
     const fresh = Object.entries(blamed).filter(([id]) => !rolledBack[id]);
     if (fresh.length === 0 || round >= MAX_ROUNDS) {
       const restored = restoreUnaccounted(migration, sources, check.introduced);

@@ -82,6 +82,8 @@ export interface Migration {
   plans: EndpointPlan[];
   /** Packages whose range the migrated manifests raised: the next install brings the version this release carries. */
   raised: Set<string>;
+  /** Packages a raised one depends on that the project does not declare: the install brings them with it. */
+  brought: Set<string>;
   /** The endpoint plans each file's transforms carried out, by relPath. */
   applied: Map<string, Set<string>>;
 }
@@ -159,6 +161,7 @@ export function migrateSources(sources: SourceInput[], options: MigrateOptions =
   let manifests = new Map(options.manifests ?? []);
   const surfaceNotes: ManualItem[] = [];
   const raised = new Set<string>();
+  const brought = new Set<string>();
   // The v2 SDK surface (and package.json) moves only with code that now needs it: a selected rule's transform wrote
   // v2 imports. A stdio server, or a run limited to rules whose fixes stay on v1, keeps its SDK and manifest.
   const movedToV2 = target === '2026-07-28' && [...files.values()].some((w) => importsNewV2Package(w.original, w.text));
@@ -176,7 +179,10 @@ export function migrateSources(sources: SourceInput[], options: MigrateOptions =
   manifests = new Map([...manifests, ...raiseFrameworkFloors(files, manifests, surfaceNotes, raised)]);
   if (target === '2025-11-25') {
     const floors = raiseSdkFloors(files, manifests, surfaceNotes);
-    if (floors.size > 0) for (const name of [V1_SDK, ...sdkCompanions(floors.values())]) raised.add(name);
+    if (floors.size > 0) {
+      raised.add(V1_SDK);
+      for (const name of sdkCompanions(floors.values())) brought.add(name);
+    }
     manifests = new Map([...manifests, ...floors]);
   }
   if (stale) analysis = reanalyze(files, rules, analysis);
@@ -184,6 +190,7 @@ export function migrateSources(sources: SourceInput[], options: MigrateOptions =
     movedToV2,
     plans,
     raised,
+    brought,
     applied,
     manifests,
     surfaceNotes,

@@ -53,7 +53,8 @@ export function settledByRaise(note: ManualItem, raised: Map<string, Raise[]>): 
 export function installedEnvironment(before: ReadonlyMap<string, string> = new Map(), migration: Migration): Environment {
   const after = declaredPackages(migration.manifests.values());
   return {
-    raised: migration.raised,
+    // (what the raised packages bring resolves from mcp-migrate's copy with them, as the install brings it)
+    raised: new Set([...migration.raised, ...migration.brought]),
     removed: new Set([...declaredPackages(before.values())].filter((name) => !after.has(name))),
   };
 }
