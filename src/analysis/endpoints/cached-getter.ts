@@ -8,6 +8,7 @@ import { declarationOf } from './regions';
 import {
   contains,
   firstLine,
+  functionNameNode,
   isFunctionNode,
   referencesTo,
   spanOf,
@@ -152,12 +153,7 @@ function readerOf(nameNode: Node, fn: FunctionNode): Reader | undefined {
  * `getServer().server.notification(…)` needs the one server every client is connected to.
  */
 function serverUserOf(fn: FunctionNode, region: Node): Reader | undefined {
-  const holder = fn.getParent();
-  const nameNode = Node.isFunctionDeclaration(fn)
-    ? fn.getNameNode()
-    : Node.isVariableDeclaration(holder)
-      ? holder.getNameNode()
-      : undefined;
+  const nameNode = functionNameNode(fn);
   if (!nameNode) return undefined;
   for (const ref of referencesTo(nameNode)) {
     const call = ref.getParent();

@@ -10,6 +10,7 @@ import {
   contains,
   firstLine,
   freeName,
+  functionNameNode,
   isFunctionNode,
   referencesTo,
   spanOf,
@@ -202,12 +203,6 @@ function followCalls(fn: FunctionNode, path: string[], depth: number, flow: Flow
 /** The references that read the value (not a property signature of a type that names it). */
 function valueReferences(nameNode: Node): Node[] {
   return referencesTo(nameNode).filter((r) => !Node.isPropertySignature(r.getParent()) && !r.getFirstAncestor((a) => Node.isTypeNode(a)));
-}
-
-function functionNameNode(fn: FunctionNode): Node | undefined {
-  if (Node.isFunctionDeclaration(fn)) return fn.getNameNode();
-  const holder = fn.getParent();
-  return Node.isVariableDeclaration(holder) && (holder.getInitializer() as Node | undefined) === fn ? holder.getNameNode() : undefined;
 }
 
 function builderName(builder: FunctionNode): string | undefined {

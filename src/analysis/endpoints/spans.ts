@@ -170,3 +170,10 @@ export function freeIdentifiers(node: Node): Node[] {
     return !!declaration && !contains(node, declaration);
   });
 }
+
+/** The name a function is called by: its declaration's, or that of the variable it initialises. */
+export function functionNameNode(fn: FunctionNode): Node | undefined {
+  if (Node.isFunctionDeclaration(fn)) return fn.getNameNode();
+  const holder = fn.getParent();
+  return Node.isVariableDeclaration(holder) && (holder.getInitializer() as Node | undefined) === fn ? holder.getNameNode() : undefined;
+}
