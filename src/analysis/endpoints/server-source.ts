@@ -373,7 +373,7 @@ function isLogStatement(statement: Node): boolean {
   return (
     Node.isPropertyAccessExpression(callee) &&
     LOG_METHODS.test(callee.getName()) &&
-    /^(?:console|log|logger|[a-z]\w*Logger)$/.test(callee.getExpression().getText().split('.').pop() ?? '')
+    /^(?:console|log|logger|\w*Logger)$/.test(callee.getExpression().getText().split('.').pop() ?? '')
   );
 }
 
