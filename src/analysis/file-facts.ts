@@ -1,6 +1,6 @@
 // Semantic facts about one file, computed lazily once and shared by every rule.
 import { nodesOfKind } from './node-index';
-import { Node, SyntaxKind, type SourceFile } from 'ts-morph';
+import { Node, SyntaxKind, type SourceFile, type Symbol as TsMorphSymbol } from 'ts-morph';
 import { resolveOrigin, type ImportOrigin } from './resolve';
 import { isMcpModule, isSdkSymbol, type SdkSymbol } from './sdk-modules';
 import { valueOrigins } from './values';
@@ -20,6 +20,8 @@ export class FileFacts {
   private importsMcpCache?: boolean;
   /** What each expression asked about in {@link holds} may hold: rules and endpoint analysis ask again and again. */
   private readonly originsCache = new Map<Node, ImportOrigin[]>();
+  /** The same for every identifier naming one binding: a handler names its transport store many times. */
+  private readonly bindingOriginsCache = new Map<TsMorphSymbol, ImportOrigin[]>();
 
   constructor(
     readonly sourceFile: SourceFile,
@@ -56,10 +58,23 @@ export class FileFacts {
   holds(expression: Node, symbol: SdkSymbol): boolean {
     let origins = this.originsCache.get(expression);
     if (!origins) {
-      origins = valueOrigins(expression);
+      origins = this.bindingOrigins(expression) ?? valueOrigins(expression);
       this.originsCache.set(expression, origins);
     }
     return origins.some((origin) => isSdkSymbol(origin, symbol));
+  }
+
+  /** What a bare identifier may hold is what its binding may hold, whichever identifier names it. */
+  private bindingOrigins(expression: Node): ImportOrigin[] | undefined {
+    if (!Node.isIdentifier(expression)) return undefined;
+    const binding = expression.getSymbol();
+    if (!binding) return undefined;
+    let origins = this.bindingOriginsCache.get(binding);
+    if (!origins) {
+      origins = valueOrigins(expression);
+      this.bindingOriginsCache.set(binding, origins);
+    }
+    return origins;
   }
 
   /** `new X(...)` expressions whose class resolves to the symbol. */

@@ -41,3 +41,14 @@ export function nodesOfKind<K extends SyntaxKind>(file: SourceFile, kind: K): Ar
 export function identifiersNamed(file: SourceFile, name: string): Identifier[] {
   return indexOf(file).identifiers.get(name) ?? [];
 }
+
+/** Identifiers inside the node whose name passes the test, in no particular order (the index, not a walk of the node). */
+export function identifiersWithin(node: Node, named: (name: string) => boolean): Identifier[] {
+  const { pos, end } = node.compilerNode;
+  const found: Identifier[] = [];
+  for (const [name, identifiers] of indexOf(node.getSourceFile()).identifiers) {
+    if (!named(name)) continue;
+    for (const id of identifiers) if (id.compilerNode.pos >= pos && id.compilerNode.end <= end) found.push(id);
+  }
+  return found;
+}

@@ -1,7 +1,7 @@
 // Resolve an expression to the module export it comes from, through aliases, `require`, namespaces,
 // local re-export files and `const X = Y` chains. The SDK itself is never loaded: an import whose
 // module is not a project file ends the walk and yields its specifier.
-import { Node, SyntaxKind, type SourceFile } from 'ts-morph';
+import { Node, SyntaxKind, type SourceFile, type Symbol as TsMorphSymbol } from 'ts-morph';
 
 export interface ImportOrigin {
   /** Module specifier as written (for relative modules, the specifier that left the project). */
@@ -60,10 +60,20 @@ export function dynamicImportSpecifier(node: Node): string | undefined {
   return arg && (Node.isStringLiteral(arg) || Node.isNoSubstitutionTemplateLiteral(arg)) ? arg.getLiteralValue() : undefined;
 }
 
+/** Where each binding comes from, resolved from the top (depth 0): rules ask about the same names again and again. */
+const bindingOrigins = new WeakMap<TsMorphSymbol, ImportOrigin | null>();
+
 function resolveIdentifier(identifier: Node, depth: number): ImportOrigin | undefined {
   const symbol = identifier.getSymbol();
-  const declarations = symbol?.getDeclarations() ?? [];
-  for (const declaration of declarations) {
+  if (!symbol) return undefined;
+  if (depth > 0) return originOfBinding(symbol, depth);
+  let origin = bindingOrigins.get(symbol);
+  if (origin === undefined) bindingOrigins.set(symbol, (origin = originOfBinding(symbol, 0) ?? null));
+  return origin ?? undefined;
+}
+
+function originOfBinding(symbol: TsMorphSymbol, depth: number): ImportOrigin | undefined {
+  for (const declaration of symbol.getDeclarations()) {
     const origin = originOfDeclaration(declaration, depth);
     if (origin) return origin;
   }

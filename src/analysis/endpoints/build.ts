@@ -3,7 +3,7 @@
 import { Node, SyntaxKind, ts, type Project, type SourceFile } from 'ts-morph';
 import { FileFacts } from '../file-facts';
 import { likelyString, resolveHandler, routeCalls, staticString } from '../routes';
-import { nodesOfKind } from '../node-index';
+import { identifiersWithin, nodesOfKind } from '../node-index';
 import { servesMcp } from '../serves-mcp';
 import { bindSites, LOOPBACK } from '../binds';
 import { adapterFor } from '../../frameworks';
@@ -103,7 +103,7 @@ function buildPlans(project: Project, relPath: RelPathOf): EndpointPlan[] {
     }
   }
   const local = bindsLoopbackOnly(files);
-  const plans = groupRegions([...regions.values()].flatMap(liftedToWrappers)).map((group) =>
+  const plans = groupRegions([...regions.values()].flatMap(liftedToWrappers), storeNames(project)).map((group) =>
     planOf([...group, ...sessionRoutesOf(group)], relPath, local),
   );
   for (const orphan of orphans) plans.push(orphanPlan(orphan, relPath, local));
@@ -124,7 +124,7 @@ function withUniqueIds(plans: EndpointPlan[]): EndpointPlan[] {
 // ---- grouping ----------------------------------------------------------------------------------------------------
 
 /** Regions of one endpoint: a shared session store, one receiver and path, or branches of one listener. */
-function groupRegions(regions: DraftRegion[]): DraftRegion[][] {
+function groupRegions(regions: DraftRegion[], storeNames: Set<string>): DraftRegion[][] {
   const parent = regions.map((_, i) => i);
   const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i])));
   const union = (a: number, b: number) => {
@@ -137,7 +137,7 @@ function groupRegions(regions: DraftRegion[]): DraftRegion[][] {
     else union(other, i);
   };
   regions.forEach((region, i) => {
-    for (const store of storeKeys(region)) link(`store:${store}`, i);
+    for (const store of storeKeys(region, storeNames)) link(`store:${store}`, i);
     if (region.node.kind === 'branch' || region.node.kind === 'after-guard') link(`listener:${nodeKey(region.node.fn)}`, i);
     for (const receiver of receiverKeys(region.node)) link(`route:${receiver}:${pathKey(region.node)}`, i);
   });
@@ -171,10 +171,10 @@ function sessionRoutesOf(group: DraftRegion[]): DraftRegion[] {
 }
 
 /** Session stores the region uses: variables outside it that hold transports (maps, objects, arrays). */
-function storeKeys(region: DraftRegion): string[] {
+function storeKeys(region: DraftRegion, storeNames: Set<string>): string[] {
   const keys = new Set<string>();
   const handler = handling(region);
-  for (const id of handler.block.getDescendantsOfKind(SyntaxKind.Identifier)) {
+  for (const id of identifiersWithin(handler.block, (name) => storeNames.has(name))) {
     const declaration = id.getSymbol()?.getDeclarations()[0];
     if (!declaration || contains(handler.fn, declaration)) continue;
     if (!(Node.isVariableDeclaration(declaration) || Node.isPropertyDeclaration(declaration))) continue;
@@ -182,6 +182,22 @@ function storeKeys(region: DraftRegion): string[] {
       keys.add(nodeKey(declaration));
   }
   return [...keys];
+}
+
+/**
+ * The names variables and class properties are declared with in the project's files. A store is one of these, so
+ * {@link storeKeys} asks the type checker only about identifiers spelled like one (most of a handler's are not).
+ */
+function storeNames(project: Project): Set<string> {
+  const names = new Set<string>();
+  for (const file of project.getSourceFiles()) {
+    for (const declaration of nodesOfKind(file, SyntaxKind.VariableDeclaration)) names.add(declaration.getNameNode().getText());
+    for (const declaration of nodesOfKind(file, SyntaxKind.PropertyDeclaration)) {
+      const name = declaration.getNameNode();
+      names.add(Node.isStringLiteral(name) ? name.getLiteralValue() : name.getText());
+    }
+  }
+  return names;
 }
 
 function receiverKeys(region: RegionNode): string[] {
