@@ -167,7 +167,11 @@ export function migrateSources(sources: SourceInput[], options: MigrateOptions =
   const movedToV2 = target === '2026-07-28' && [...files.values()].some((w) => importsNewV2Package(w.original, w.text));
   if (movedToV2) {
     const surface = sdkSurfaceStep(files, analysis, manifests, problems);
-    const dependencies = satisfyV2Dependencies(surface.manifests, options.root ?? rootOf(sources));
+    const dependencies = satisfyV2Dependencies(
+      surface.manifests,
+      options.root ?? rootOf(sources),
+      [...files.values()].map((w) => ({ relPath: w.source.relPath, text: w.original })),
+    );
     manifests = dependencies.manifests;
     for (const raise of [...dependencies.raised.values()].flat()) raised.add(raise.name);
     surfaceNotes.push(...surface.notes.filter((note) => !settledByRaise(note, dependencies.raised)), ...dependencies.notes);
