@@ -123,6 +123,12 @@ describe('apply --target 2026-07-28: zod the code imports but the manifest does 
     );
     const shelves = fs.readFileSync(path.join(root, 'src', 'shelves.ts'), 'utf8');
     expect(shelves, 'zod-record-key ran: zod moved from 3 to 4').toContain('z.record(z.string(), z.number().int().positive())');
+    expect(shelves, 'context-destructuring ran').toContain('{ mcpReq: { notify: sendNotification } }');
+    expect(shelves).not.toContain('@mcp-codemod-error');
+    expect(
+      result.manual.filter((m) => m.message.startsWith('(from @modelcontextprotocol/codemod)')),
+      'its marker is answered',
+    ).toEqual([]);
     expect(shelves).toContain('import type { McpServer, CallToolResult } from "@modelcontextprotocol/server";');
 
     installZod(root, 4);

@@ -62,6 +62,30 @@ export function settledByRaise(note: ManualItem, raised: Map<string, Raise[]>): 
   return /^zod range '/.test(note.message) && !!raised.get(note.file)?.some((r) => r.name === 'zod');
 }
 
+const CODEMOD_NOTE = /^\(from @modelcontextprotocol\/codemod\) ([\s\S]+)$/;
+
+/**
+ * The codemod's notes without those whose marker a fix-up took out with what it marked: each marker fewer in a file's
+ * final text than in the codemod's answers one note with its text (`before`, `after`: texts by path).
+ */
+export function withoutAnsweredCodemodNotes(
+  notes: ManualItem[],
+  before: ReadonlyMap<string, string>,
+  after: ReadonlyMap<string, string>,
+): ManualItem[] {
+  const answered = new Map<string, number>();
+  const count = (text: string | undefined, marker: string) => (text ?? '').split(marker).length - 1;
+  return notes.filter((note) => {
+    const body = CODEMOD_NOTE.exec(note.message)?.[1];
+    if (!body) return true;
+    const marker = `@mcp-codemod-error ${body}`;
+    const key = `${note.file}\u0000${marker}`;
+    const left = answered.get(key) ?? count(before.get(note.file), marker) - count(after.get(note.file), marker);
+    answered.set(key, left - 1);
+    return left <= 0;
+  });
+}
+
 /**
  * What the migrated code compiles against once its manifests are installed: the packages whose range was raised
  * (resolved anew) and those no migrated manifest lists any more (the v1 SDK).

@@ -1,0 +1,93 @@
+/**
+ * context-destructuring — a handler that destructures v1's request context in its signature
+ * (`async (args, { sendNotification, signal }) => …`): v2 moved those fields (`ctx.mcpReq.notify`,
+ * `ctx.mcpReq.signal`, …), so the parameter no longer matches the handler's type (TS2769 on `registerTool`). The
+ * codemod renames `extra.x` accesses but leaves a destructured context with a "Manual refactoring required" marker.
+ * Where every field has a v2 place (the codemod's own map), the pattern is rewritten to take each field from there
+ * under the same local name (`{ mcpReq: { notify: sendNotification, signal } }`), a type literal written for the v1
+ * fields goes (the handler's context type applies), and so does the marker; the body is left as written. A pattern
+ * with another field (`requestInfo`, whose v2 counterpart is a different object), a computed key or a rest element
+ * keeps its marker for the type-check.
+ */
+import type { API, FileInfo } from 'jscodeshift';
+import { createContext, print, type TransformContext, type TransformOptions } from '../lib/context';
+import { isFunctionNode, type AnyNode } from '../lib/ast';
+import { inlinePlaceholder } from '../lib/emit';
+import { originalText } from '../lib/source-edit';
+
+export const id = 'context-destructuring';
+
+const MARKER = 'Destructuring of context parameter in signature: "';
+
+/** v1 context field → [v2 group (none: the context itself), v2 field]. `http` may be absent: it defaults to `{}`. */
+const V2_PLACES: Record<string, [group: 'mcpReq' | 'http' | undefined, field: string]> = {
+  sendNotification: ['mcpReq', 'notify'],
+  sendRequest: ['mcpReq', 'send'],
+  signal: ['mcpReq', 'signal'],
+  requestId: ['mcpReq', 'id'],
+  _meta: ['mcpReq', '_meta'],
+  sessionId: [undefined, 'sessionId'],
+  authInfo: ['http', 'authInfo'],
+  closeSSEStream: ['http', 'closeSSE'],
+  closeStandaloneSSEStream: ['http', 'closeStandaloneSSE'],
+};
+
+export function mayApply(text: string): boolean {
+  return text.includes(MARKER);
+}
+
+export default function transform(file: FileInfo, api: API, options: TransformOptions = {}): string | undefined {
+  const context = createContext(file, api, { ...options, findings: [] }, []);
+  const { j, root } = context;
+  let changed = false;
+  root.find(j.Node).forEach((p) => {
+    const fn = p.node as unknown as AnyNode;
+    const params = fn.params as AnyNode[] | undefined;
+    const param = params?.[params.length - 1];
+    if (!isFunctionNode(fn) || param?.type !== 'ObjectPattern') return;
+    // (the codemod marks the parameter; printed before the function, the comment may sit on either)
+    const quoted = `${MARKER}${patternText(context, param)}"`;
+    const holder = [param, fn].find((node) => (node.comments as AnyNode[] | undefined)?.some((c) => String(c.value).includes(quoted)));
+    const pattern = holder && v2Pattern(context, param);
+    if (!holder || !pattern) return;
+    params![params!.length - 1] = j.identifier(inlinePlaceholder(context, pattern)) as unknown as AnyNode;
+    holder.comments = (holder.comments as AnyNode[]).filter((c) => !String(c.value).includes(quoted));
+    changed = true;
+  });
+  return changed ? print(context) : undefined;
+}
+
+/** The pattern as the codemod quotes it: without its type annotation. */
+function patternText(context: TransformContext, pattern: AnyNode): string {
+  const text = originalText(context, pattern);
+  const annotation = pattern.typeAnnotation as AnyNode | undefined;
+  return annotation ? text.slice(0, (annotation.start as number) - (pattern.start as number)).trimEnd() : text;
+}
+
+/** The v2 pattern binding the same names, or undefined when a field has no v2 place or the pattern is not plain. */
+function v2Pattern(context: TransformContext, pattern: AnyNode): string | undefined {
+  const groups = new Map<string | undefined, string[]>();
+  for (const property of pattern.properties as AnyNode[]) {
+    if ((property.type !== 'ObjectProperty' && property.type !== 'Property') || property.computed) return undefined;
+    const key = property.key as AnyNode;
+    const place = key.type === 'Identifier' ? V2_PLACES[key.name as string] : undefined;
+    if (!place) return undefined;
+    const [group, field] = place;
+    groups.set(group, [...(groups.get(group) ?? []), element(context, property, field)]);
+  }
+  const elements = [...groups].map(([group, fields]) => {
+    if (group === undefined) return fields.join(', ');
+    return `${group}: { ${fields.join(', ')} }${group === 'http' ? ' = {}' : ''}`;
+  });
+  const annotation = pattern.typeAnnotation as AnyNode | undefined;
+  const kept = annotation && (annotation.typeAnnotation as AnyNode).type !== 'TSTypeLiteral' ? originalText(context, annotation) : '';
+  return `{ ${elements.join(', ')} }${kept}`;
+}
+
+/** One field of the v2 pattern, bound to the local the v1 pattern bound (its default kept). */
+function element(context: TransformContext, property: AnyNode, field: string): string {
+  const value = property.value as AnyNode;
+  const local = value.type === 'AssignmentPattern' ? (value.left as AnyNode) : value;
+  if (local.type === 'Identifier' && local.name === field) return originalText(context, value);
+  return `${field}: ${originalText(context, value)}`;
+}
