@@ -2,8 +2,9 @@
  * context-destructuring — a handler that destructures v1's request context in its signature
  * (`async (args, { sendNotification, signal }) => …`): v2 moved those fields (`ctx.mcpReq.notify`,
  * `ctx.mcpReq.signal`, …), so the parameter no longer matches the handler's type (TS2769 on `registerTool`). The
- * codemod renames `extra.x` accesses but leaves a destructured context with a "Manual refactoring required" marker.
- * Where every field has a v2 place (the codemod's own map), the pattern is rewritten to take each field from there
+ * codemod renames `extra.x` accesses but leaves a destructured context with a "Manual refactoring required" marker —
+ * or, in a method it does not see as a handler, with `RequestHandlerExtra<…>` renamed to `ServerContext` and the v1
+ * fields left in the pattern (`execute(args, { authInfo }: ServerContext)`: TS2339). Where every field has a v2 place (the codemod's own map), the pattern is rewritten to take each field from there
  * under the same local name (`{ mcpReq: { notify: sendNotification, signal } }`), a type literal written for the v1
  * fields goes (the handler's context type applies), and so does the marker; the body is left as written. A pattern
  * with another field (`requestInfo`, whose v2 counterpart is a different object), a computed key or a rest element
@@ -33,12 +34,13 @@ const V2_PLACES: Record<string, [group: 'mcpReq' | 'http' | undefined, field: st
 };
 
 export function mayApply(text: string): boolean {
-  return text.includes(MARKER);
+  return text.includes(MARKER) || text.includes('ServerContext');
 }
 
 export default function transform(file: FileInfo, api: API, options: TransformOptions = {}): string | undefined {
   const context = createContext(file, api, { ...options, findings: [] }, []);
   const { j, root } = context;
+  const contextTypes = v2ContextTypes(context);
   let changed = false;
   root.find(j.Node).forEach((p) => {
     const fn = p.node as unknown as AnyNode;
@@ -48,13 +50,46 @@ export default function transform(file: FileInfo, api: API, options: TransformOp
     // (the codemod marks the parameter; printed before the function, the comment may sit on either)
     const quoted = `${MARKER}${patternText(context, param)}"`;
     const holder = [param, fn].find((node) => (node.comments as AnyNode[] | undefined)?.some((c) => String(c.value).includes(quoted)));
-    const pattern = holder && v2Pattern(context, param);
-    if (!holder || !pattern) return;
+    if (!holder && !(typedAsV2Context(param, contextTypes) && movesAField(param))) return;
+    const pattern = v2Pattern(context, param);
+    if (!pattern) return;
     params![params!.length - 1] = j.identifier(inlinePlaceholder(context, pattern)) as unknown as AnyNode;
-    holder.comments = (holder.comments as AnyNode[]).filter((c) => !String(c.value).includes(quoted));
+    if (holder) holder.comments = (holder.comments as AnyNode[]).filter((c) => !String(c.value).includes(quoted));
     changed = true;
   });
   return changed ? print(context) : undefined;
+}
+
+/** Local names of v2's `ServerContext` type, imported from a v2 package (`import { type ServerContext as Ctx }`). */
+function v2ContextTypes(context: TransformContext): Set<string> {
+  const { j, root } = context;
+  const names = new Set<string>();
+  root.find(j.ImportDeclaration).forEach((p) => {
+    if (!String(p.node.source.value).startsWith('@modelcontextprotocol/')) return;
+    for (const specifier of (p.node.specifiers ?? []) as unknown as AnyNode[]) {
+      if (specifier.type === 'ImportSpecifier' && (specifier.imported as AnyNode).name === 'ServerContext')
+        names.add((specifier.local as AnyNode).name as string);
+    }
+  });
+  return names;
+}
+
+function typedAsV2Context(pattern: AnyNode, contextTypes: Set<string>): boolean {
+  const type = (pattern.typeAnnotation as AnyNode | undefined)?.typeAnnotation as AnyNode | undefined;
+  return type?.type === 'TSTypeReference' && contextTypes.has((type.typeName as AnyNode).name as string);
+}
+
+/** The pattern names a v1 field that v2 keeps elsewhere (`sessionId` stays where it was). */
+function movesAField(pattern: AnyNode): boolean {
+  return (pattern.properties as AnyNode[]).some((property) => {
+    const place = v2Place(property.key as AnyNode | undefined);
+    return !!place && place[0] !== undefined;
+  });
+}
+
+function v2Place(key: AnyNode | undefined): (typeof V2_PLACES)[string] | undefined {
+  const name = key?.type === 'Identifier' ? (key.name as string) : undefined;
+  return name !== undefined && Object.hasOwn(V2_PLACES, name) ? V2_PLACES[name] : undefined;
 }
 
 /** The pattern as the codemod quotes it: without its type annotation. */
@@ -69,8 +104,7 @@ function v2Pattern(context: TransformContext, pattern: AnyNode): string | undefi
   const groups = new Map<string | undefined, string[]>();
   for (const property of pattern.properties as AnyNode[]) {
     if ((property.type !== 'ObjectProperty' && property.type !== 'Property') || property.computed) return undefined;
-    const key = property.key as AnyNode;
-    const place = key.type === 'Identifier' ? V2_PLACES[key.name as string] : undefined;
+    const place = v2Place(property.key as AnyNode);
     if (!place) return undefined;
     const [group, field] = place;
     groups.set(group, [...(groups.get(group) ?? []), element(context, property, field)]);
