@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { apply } from '../src/engine/apply';
 import { migrateSdkSurface } from '../src/engine/sdk-v2-surface';
+import { satisfyRequirements } from '../src/engine/v2-dependencies';
 import { FIXTURES_DIR, REPO_ROOT, scratchDir } from './helpers/server-process';
 
 const workspace = (name: string) => scratchDir('manifests', name);
@@ -134,6 +135,24 @@ describe('apply --target 2026-07-28: zod the code imports but the manifest does 
     installZod(root, 4);
     expect(tsc(root), 'the v2 result compiles once its manifest is installed').toBe('');
     fs.rmSync(root, { recursive: true, force: true });
+  });
+});
+
+describe('satisfyRequirements: a required package the manifest does not name', () => {
+  const v2 = { name: 'lib', dependencies: { '@modelcontextprotocol/server': '^2.4.0', koa: '^3' } };
+  const importsZod = (name: string) => name === 'zod';
+
+  it('adds it at the required range where the code imports it, keeping an alphabetical section alphabetical', () => {
+    const { text, raised } = satisfyRequirements(`${JSON.stringify(v2, null, 4)}\n`, REPO_ROOT, importsZod);
+    expect(raised.map((r) => [r.name, r.to, r.added])).toEqual([['zod', '^4.2.0', true]]);
+    expect(Object.keys(JSON.parse(text).dependencies)).toEqual(['@modelcontextprotocol/server', 'koa', 'zod']);
+    expect(text).toMatch(/^ {4}"dependencies"/m);
+  });
+
+  it('leaves it out where the code does not import it, or the package declares it as a peer', () => {
+    expect(satisfyRequirements(JSON.stringify(v2), REPO_ROOT).raised).toEqual([]);
+    const peer = JSON.stringify({ ...v2, peerDependencies: { zod: '^4.2.0' } });
+    expect(satisfyRequirements(peer, REPO_ROOT, importsZod)).toEqual({ text: peer, raised: [] });
   });
 });
 

@@ -182,7 +182,8 @@ export function satisfyRequirements(
   let edited = text;
   for (const requirement of v2Requirements(manifest, projectDir)) {
     const { name } = requirement;
-    if (declared(manifest, name) || !imports(name) || !semver.validRange(requirement.range)) continue;
+    // (a peer the package declares is its users' to install)
+    if (declared(manifest, name) || manifest.peerDependencies?.[name] || !imports(name) || !semver.validRange(requirement.range)) continue;
     const to = raisedRange('*', requirement.range);
     const had = installedPackage(name, projectDir)?.json.version ?? '*';
     raised.push({ name, section: 'dependencies', declared: had, requirement, to, added: true });
