@@ -3,12 +3,39 @@
 // edited — the report says what to add instead.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { apply } from '../src/engine/apply';
 import { migrateSdkSurface } from '../src/engine/sdk-v2-surface';
-import { FIXTURES_DIR, scratchDir } from './helpers/server-process';
+import { satisfyRequirements } from '../src/engine/v2-dependencies';
+import { FIXTURES_DIR, REPO_ROOT, scratchDir } from './helpers/server-process';
 
 const workspace = (name: string) => scratchDir('manifests', name);
+
+/**
+ * Installs a stand-in zod in the project's node_modules: the repository's `zod/v3` (zod 3's API and types) as version
+ * 3.25.76, as the v1 SDK brings it, or the repository's zod 4, as the migrated manifest installs it.
+ */
+function installZod(root: string, major: 3 | 4): void {
+  const dir = path.join(root, 'node_modules', 'zod');
+  fs.mkdirSync(dir, { recursive: true });
+  const real = path.join(REPO_ROOT, 'node_modules', 'zod', major === 3 ? 'v3/index.cjs' : 'index.cjs');
+  const version =
+    major === 3 ? '3.25.76' : JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'node_modules/zod/package.json'), 'utf8')).version;
+  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'zod', version, main: 'index.cjs', types: 'index.d.cts' }));
+  const from = path.relative(dir, real).split(path.sep).join('/');
+  fs.writeFileSync(path.join(dir, 'index.d.cts'), `export * from '${from}';\nexport { z, default } from '${from}';\n`);
+  fs.writeFileSync(path.join(dir, 'index.cjs'), `module.exports = require('${from}');\n`);
+}
+
+function tsc(root: string): string {
+  try {
+    execFileSync(path.join(REPO_ROOT, 'node_modules', '.bin', 'tsc'), ['-p', path.join(root, 'tsconfig.json')], { encoding: 'utf8' });
+    return '';
+  } catch (error) {
+    return String((error as { stdout?: string }).stdout ?? error);
+  }
+}
 
 describe('apply --target 2026-07-28 and package.json', () => {
   it('edits the manifest of each monorepo member that owns a migrated file', () => {
@@ -73,6 +100,59 @@ describe('apply --target 2026-07-28 and package.json', () => {
       'zod',
     ]);
     fs.rmSync(root, { recursive: true, force: true });
+  });
+});
+
+describe('apply --target 2026-07-28: zod the code imports but the manifest does not name', () => {
+  it('declares the zod the v2 packages need, checks the move against it, and runs the zod 4 fix-ups', () => {
+    const root = workspace('undeclared-zod');
+    fs.cpSync(path.join(FIXTURES_DIR, '..', 'v2-dependencies', 'undeclared-zod'), root, { recursive: true });
+    installZod(root, 3);
+    expect(tsc(root), 'the project compiles before, with the zod 3 the v1 SDK brings').toBe('');
+
+    const result = apply({ paths: [root], cwd: root, allowDirty: true, target: '2026-07-28' });
+    expect(result.problems).toEqual([]);
+    expect(result.deferred?.errors, 'the v2 move type-checks against zod 4').toBeUndefined();
+    const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+    expect(manifest.dependencies.zod).toBe('^4.2.0');
+    expect(manifest.dependencies['@modelcontextprotocol/server']).toBe('^2.4.0');
+    expect(result.manual).toContainEqual(
+      expect.objectContaining({
+        file: 'package.json',
+        message: expect.stringMatching(/^zod \^4\.2\.0 added: the code imports zod without declaring it, .*\(3\.25\.76 installed\)/),
+      }),
+    );
+    const shelves = fs.readFileSync(path.join(root, 'src', 'shelves.ts'), 'utf8');
+    expect(shelves, 'zod-record-key ran: zod moved from 3 to 4').toContain('z.record(z.string(), z.number().int().positive())');
+    expect(shelves, 'context-destructuring ran').toContain('{ mcpReq: { notify: sendNotification } }');
+    expect(shelves).not.toContain('@mcp-codemod-error');
+    expect(
+      result.manual.filter((m) => m.message.startsWith('(from @modelcontextprotocol/codemod)')),
+      'its marker is answered',
+    ).toEqual([]);
+    expect(shelves).toContain('import type { McpServer, CallToolResult } from "@modelcontextprotocol/server";');
+
+    installZod(root, 4);
+    expect(tsc(root), 'the v2 result compiles once its manifest is installed').toBe('');
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+});
+
+describe('satisfyRequirements: a required package the manifest does not name', () => {
+  const v2 = { name: 'lib', dependencies: { '@modelcontextprotocol/server': '^2.4.0', koa: '^3' } };
+  const importsZod = (name: string) => name === 'zod';
+
+  it('adds it at the required range where the code imports it, keeping an alphabetical section alphabetical', () => {
+    const { text, raised } = satisfyRequirements(`${JSON.stringify(v2, null, 4)}\n`, REPO_ROOT, importsZod);
+    expect(raised.map((r) => [r.name, r.to, r.added])).toEqual([['zod', '^4.2.0', true]]);
+    expect(Object.keys(JSON.parse(text).dependencies)).toEqual(['@modelcontextprotocol/server', 'koa', 'zod']);
+    expect(text).toMatch(/^ {4}"dependencies"/m);
+  });
+
+  it('leaves it out where the code does not import it, or the package declares it as a peer', () => {
+    expect(satisfyRequirements(JSON.stringify(v2), REPO_ROOT).raised).toEqual([]);
+    const peer = JSON.stringify({ ...v2, peerDependencies: { zod: '^4.2.0' } });
+    expect(satisfyRequirements(peer, REPO_ROOT, importsZod)).toEqual({ text: peer, raised: [] });
   });
 });
 

@@ -19,7 +19,7 @@ import type { AgentsPlan } from '../analysis/mcp-frameworks/agents';
 import { analyzeSources, createProject, syntaxError, type Analysis, type SourceInput } from './analyze';
 import { withoutAnsweredSchemaMarkers } from './schema-markers';
 import { migrateSdkSurface } from './sdk-v2-surface';
-import { fixupsFor, satisfyV2Dependencies, settledByRaise } from './v2-fixups';
+import { fixupsFor, satisfyV2Dependencies, settledByRaise, withoutAnsweredCodemodNotes } from './v2-fixups';
 import type { Raise } from './v2-dependencies';
 import { DEFAULT_TARGET, type Target } from './targets';
 import { raiseDependencyRange, raiseSdkRange, sdkCompanions, sdkFloor, V1_SDK, V1_TESTED_RANGE } from './sdk-floor';
@@ -167,12 +167,21 @@ export function migrateSources(sources: SourceInput[], options: MigrateOptions =
   const movedToV2 = target === '2026-07-28' && [...files.values()].some((w) => importsNewV2Package(w.original, w.text));
   if (movedToV2) {
     const surface = sdkSurfaceStep(files, analysis, manifests, problems);
-    const dependencies = satisfyV2Dependencies(surface.manifests, options.root ?? rootOf(sources));
+    const dependencies = satisfyV2Dependencies(
+      surface.manifests,
+      options.root ?? rootOf(sources),
+      [...files.values()].map((w) => ({ relPath: w.source.relPath, text: w.original })),
+    );
     manifests = dependencies.manifests;
     for (const raise of [...dependencies.raised.values()].flat()) raised.add(raise.name);
-    surfaceNotes.push(...surface.notes.filter((note) => !settledByRaise(note, dependencies.raised)), ...dependencies.notes);
     stale = surface.changed || stale;
+    const codemodTexts = new Map([...files].map(([rel, w]) => [rel, w.text]));
     stale = runFixups(files, dependencies.raised, localOptions, problems, applied) || stale;
+    const fixedTexts = new Map([...files].map(([rel, w]) => [rel, w.text]));
+    surfaceNotes.push(
+      ...withoutAnsweredCodemodNotes(surface.notes, codemodTexts, fixedTexts).filter((note) => !settledByRaise(note, dependencies.raised)),
+      ...dependencies.notes,
+    );
     manifests = withoutUnimportedLegacy(files, manifests, options.manifests ?? new Map());
   }
   surfaceNotes.push(...transformNotes(files));

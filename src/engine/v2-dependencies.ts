@@ -34,9 +34,14 @@ export interface Conflict {
   requirement: Requirement;
 }
 
-/** A range the migration raised so that it satisfies a requirement. */
+/**
+ * A range the migration raised so that it satisfies a requirement, or added: a package the project's code imports but
+ * its manifest never named (it had the copy another package brought: zod through the v1 SDK). `declared` is then the
+ * version of that copy (`*` when none is installed).
+ */
 export interface Raise extends Conflict {
   to: string;
+  added?: boolean;
 }
 
 export type DependencySection = 'dependencies' | 'devDependencies' | 'optionalDependencies';
@@ -158,8 +163,15 @@ export function conflicts(manifest: PackageJson, projectDir: string): Conflict[]
 /**
  * The manifest with every conflicting range raised into its requirement, keeping its layout: the lowest change that
  * satisfies it (`^4.0.0` → `^4.2.0`, `^3.25.0` → `^4.2.0`, express `^4.17.1` → `^4.18.0`, never a major further than needed).
+ * A required package the manifest does not name but the package's code imports (`imports`) is added to `dependencies`
+ * at the required range: the copy the code had came with the v1 SDK, which the v2 move takes away, and the code hands
+ * its schemas to the v2 server, which needs its own version of them.
  */
-export function satisfyRequirements(text: string, projectDir: string): { text: string; raised: Raise[] } {
+export function satisfyRequirements(
+  text: string,
+  projectDir: string,
+  imports: (name: string) => boolean = () => false,
+): { text: string; raised: Raise[] } {
   let manifest: PackageJson;
   try {
     manifest = JSON.parse(text) as PackageJson;
@@ -168,6 +180,16 @@ export function satisfyRequirements(text: string, projectDir: string): { text: s
   }
   const raised: Raise[] = [];
   let edited = text;
+  for (const requirement of v2Requirements(manifest, projectDir)) {
+    const { name } = requirement;
+    // (a peer the package declares is its users' to install)
+    if (declared(manifest, name) || manifest.peerDependencies?.[name] || !imports(name) || !semver.validRange(requirement.range)) continue;
+    const to = raisedRange('*', requirement.range);
+    const had = installedPackage(name, projectDir)?.json.version ?? '*';
+    raised.push({ name, section: 'dependencies', declared: had, requirement, to, added: true });
+    manifest = { ...manifest, dependencies: { ...manifest.dependencies, [name]: to } };
+    edited = addRange(edited, 'dependencies', name, to);
+  }
   for (;;) {
     const conflict = conflicts(manifest, projectDir).find((c) => !raised.some((r) => r.name === c.name && r.to === c.declared));
     if (!conflict) break;
@@ -200,4 +222,24 @@ function replaceRange(text: string, section: DependencySection, name: string, ra
   const match = entry.exec(text);
   if (!match) return text;
   return `${text.slice(0, match.index)}${match[1]}"${range}"${text.slice(match.index + match[0].length)}`;
+}
+
+/**
+ * The manifest with `name` added to a section at `range` (the section made when missing), written with the manifest's
+ * indentation; an alphabetical section stays alphabetical.
+ */
+function addRange(text: string, section: DependencySection, name: string, range: string): string {
+  let json: Record<string, unknown>;
+  try {
+    json = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    return text;
+  }
+  const entries = Object.entries((json[section] as Record<string, string> | undefined) ?? {});
+  const alphabetical = entries.every(([key], i) => i === 0 || entries[i - 1][0].localeCompare(key) <= 0);
+  const added = [...entries, [name, range]];
+  if (alphabetical) added.sort(([a], [b]) => a.localeCompare(b));
+  json[section] = Object.fromEntries(added);
+  const indent = /^[ \t]+(?=")/m.exec(text)?.[0] ?? '  ';
+  return `${JSON.stringify(json, null, indent)}${text.endsWith('\n') ? '\n' : ''}`;
 }

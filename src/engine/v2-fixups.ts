@@ -21,29 +21,69 @@ export interface DependencyStep {
   notes: ManualItem[];
 }
 
-/** Every migrated manifest's ranges raised into what its v2 packages require (its layout kept). */
-export function satisfyV2Dependencies(manifests: Map<string, string>, root: string): DependencyStep {
+/**
+ * Every migrated manifest's ranges raised into what its v2 packages require (its layout kept), and what they require
+ * that the manifest's own `sources` import without declaring it added.
+ */
+export function satisfyV2Dependencies(
+  manifests: Map<string, string>,
+  root: string,
+  sources: ReadonlyArray<{ relPath: string; text: string }>,
+): DependencyStep {
   const result: DependencyStep = { manifests: new Map(manifests), raised: new Map(), notes: [] };
   for (const [rel, text] of manifests) {
-    const { text: edited, raised } = satisfyRequirements(text, path.join(root, path.posix.dirname(rel)));
+    const owned = sources.filter((source) => ownerOf(source.relPath, [...manifests.keys()]) === rel);
+    const imports = (name: string) => owned.some((source) => importsModule(source.text, name));
+    const { text: edited, raised } = satisfyRequirements(text, path.join(root, path.posix.dirname(rel)), imports);
     if (raised.length === 0) continue;
     result.manifests.set(rel, edited);
     result.raised.set(rel, raised);
-    result.notes.push(
-      ...raised.map((r) => ({
-        file: rel,
-        line: 1,
-        ruleId: 'sdk-v2-surface',
-        message: `${r.name} ${r.declared} → ${r.to}: ${r.requirement.by} requires ${r.name} ${r.requirement.range} (${r.requirement.kind}).`,
-      })),
-    );
+    result.notes.push(...raised.map((r) => ({ file: rel, line: 1, ruleId: 'sdk-v2-surface', message: describeRaise(r) })));
   }
   return result;
+}
+
+function describeRaise(r: Raise): string {
+  const required = `${r.requirement.by} requires ${r.name} ${r.requirement.range} (${r.requirement.kind})`;
+  if (!r.added) return `${r.name} ${r.declared} → ${r.to}: ${required}.`;
+  const had = r.declared === '*' ? '' : ` (${r.declared} installed)`;
+  return `${r.name} ${r.to} added: the code imports ${r.name} without declaring it, and had it only through another package${had}; ${required}.`;
+}
+
+/** The manifest (path relative to the root) of the package a file belongs to: the nearest one above it. */
+function ownerOf(relPath: string, manifests: string[]): string | undefined {
+  return manifests
+    .filter((manifest) => path.posix.dirname(manifest) === '.' || relPath.startsWith(`${path.posix.dirname(manifest)}/`))
+    .sort((a, b) => b.length - a.length)[0];
 }
 
 /** The codemod's own warning about a zod range, once the range was raised past it. */
 export function settledByRaise(note: ManualItem, raised: Map<string, Raise[]>): boolean {
   return /^zod range '/.test(note.message) && !!raised.get(note.file)?.some((r) => r.name === 'zod');
+}
+
+const CODEMOD_NOTE = /^\(from @modelcontextprotocol\/codemod\) ([\s\S]+)$/;
+
+/**
+ * The codemod's notes without those whose marker a fix-up took out with what it marked: each marker fewer in a file's
+ * final text than in the codemod's answers one note with its text (`before`, `after`: texts by path).
+ */
+export function withoutAnsweredCodemodNotes(
+  notes: ManualItem[],
+  before: ReadonlyMap<string, string>,
+  after: ReadonlyMap<string, string>,
+): ManualItem[] {
+  const answered = new Map<string, number>();
+  const count = (text: string | undefined, marker: string) => (text ?? '').split(marker).length - 1;
+  return notes.filter((note) => {
+    const body = CODEMOD_NOTE.exec(note.message)?.[1];
+    if (!body) return true;
+    const marker = `@mcp-codemod-error ${body}`;
+    const key = `${note.file}\u0000${marker}`;
+    const left = answered.get(key) ?? count(before.get(note.file), marker) - count(after.get(note.file), marker);
+    answered.set(key, left - 1);
+    return left <= 0;
+  });
 }
 
 /**
@@ -75,12 +115,8 @@ function declaredPackages(texts: Iterable<string>): Set<string> {
 
 /** The fix-ups for a file: the v2 ones, and the zod 4 ones when its package's zod moved from 3 to 4. */
 export function fixupsFor(relPath: string, raised: Map<string, Raise[]>): FixupModule[] {
-  const owner = [...raised.keys()]
-    .map((manifest) => path.posix.dirname(manifest))
-    .filter((dir) => dir === '.' || relPath.startsWith(`${dir}/`))
-    .sort((a, b) => b.length - a.length)[0];
-  const zod =
-    owner === undefined ? undefined : raised.get(owner === '.' ? 'package.json' : `${owner}/package.json`)?.find((r) => r.name === 'zod');
+  const owner = ownerOf(relPath, [...raised.keys()]);
+  const zod = owner === undefined ? undefined : raised.get(owner)?.find((r) => r.name === 'zod');
   return fixups.filter((fixup) => fixup.when === 'v2' || (fixup.when === 'zod-4' && !!zod && crossesZod4(zod.declared, zod.to)));
 }
 
@@ -88,7 +124,11 @@ function crossesZod4(from: string, to: string): boolean {
   return (semver.minVersion(from)?.major ?? 0) < 4 && (semver.minVersion(to)?.major ?? 0) >= 4;
 }
 
-const IMPORTS_ZOD = /(?:from\s*|require\(\s*|import\(\s*)['"]zod(?:\/[^'"]*)?['"]/;
+/** The text imports package `name` or one of its subpaths (`zod`, `zod/v4`), by import, export, require or import(). */
+function importsModule(text: string, name: string): boolean {
+  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(?:from\\s*|require\\(\\s*|import\\(\\s*|import\\s+)['"]${escaped}(?:/[^'"]*)?['"]`).test(text);
+}
 
 /**
  * The files the zod fix-ups must also see beyond the scanned MCP code: when the v2 move takes a manifest's zod from 3
@@ -112,7 +152,7 @@ export function zodCompanions(options: ScanOptions, scanned: Scan, manifests: Ma
   for (const file of discovery.files) {
     if (known.has(file.relPath) || !moving.some((dir) => file.relPath.startsWith(dir))) continue;
     const read = readSource(file.absPath, { maxBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES });
-    if (isReadProblem(read) || !IMPORTS_ZOD.test(read.text)) continue;
+    if (isReadProblem(read) || !importsModule(read.text, 'zod')) continue;
     companions.push({ absPath: file.absPath, relPath: file.relPath, text: read.text, source: read });
   }
   return companions;
@@ -129,6 +169,9 @@ function zodMoves(manifestPath: string): boolean {
   if (!manifest.dependencies?.['@modelcontextprotocol/sdk'] && !manifest.devDependencies?.['@modelcontextprotocol/sdk']) return false;
   const server = '@modelcontextprotocol/server';
   const migrated = { ...manifest, dependencies: { ...manifest.dependencies, [server]: V2_VERSIONS[server] } };
-  const zod = satisfyRequirements(JSON.stringify(migrated), path.dirname(manifestPath)).raised.find((r) => r.name === 'zod');
+  // (a package that imports zod without declaring it gets zod added: only zod importers become companions)
+  const zod = satisfyRequirements(JSON.stringify(migrated), path.dirname(manifestPath), (name) => name === 'zod').raised.find(
+    (r) => r.name === 'zod',
+  );
   return !!zod && crossesZod4(zod.declared, zod.to);
 }

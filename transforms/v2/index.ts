@@ -9,6 +9,7 @@ import legacyTransportTypes, * as legacyTransportTypesMeta from './legacy-transp
 import taskStoreOption, * as taskStoreOptionMeta from './task-store-option';
 import toolListType, * as toolListTypeMeta from './tool-list-type';
 import listCapability, * as listCapabilityMeta from './list-capability';
+import contextDestructuring, * as contextDestructuringMeta from './context-destructuring';
 
 export interface FixupModule {
   id: string;
@@ -24,6 +25,7 @@ export const fixups: readonly FixupModule[] = [
   { id: taskStoreOptionMeta.id, when: 'v2', mayApply: taskStoreOptionMeta.mayApply, run: taskStoreOption },
   { id: toolListTypeMeta.id, when: 'v2', mayApply: toolListTypeMeta.mayApply, run: toolListType },
   { id: listCapabilityMeta.id, when: 'v2', mayApply: listCapabilityMeta.mayApply, run: listCapability },
+  { id: contextDestructuringMeta.id, when: 'v2', mayApply: contextDestructuringMeta.mayApply, run: contextDestructuring },
   { id: zodRecordKeyMeta.id, when: 'zod-4', mayApply: zodRecordKeyMeta.mayApply, run: zodRecordKey },
   { id: zodToJsonSchemaMeta.id, when: 'zod-4', mayApply: zodToJsonSchemaMeta.mayApply, run: zodToJsonSchema },
 ];

@@ -1,0 +1,127 @@
+/**
+ * context-destructuring — a handler that destructures v1's request context in its signature
+ * (`async (args, { sendNotification, signal }) => …`): v2 moved those fields (`ctx.mcpReq.notify`,
+ * `ctx.mcpReq.signal`, …), so the parameter no longer matches the handler's type (TS2769 on `registerTool`). The
+ * codemod renames `extra.x` accesses but leaves a destructured context with a "Manual refactoring required" marker —
+ * or, in a method it does not see as a handler, with `RequestHandlerExtra<…>` renamed to `ServerContext` and the v1
+ * fields left in the pattern (`execute(args, { authInfo }: ServerContext)`: TS2339). Where every field has a v2 place (the codemod's own map), the pattern is rewritten to take each field from there
+ * under the same local name (`{ mcpReq: { notify: sendNotification, signal } }`), a type literal written for the v1
+ * fields goes (the handler's context type applies), and so does the marker; the body is left as written. A pattern
+ * with another field (`requestInfo`, whose v2 counterpart is a different object), a computed key or a rest element
+ * keeps its marker for the type-check.
+ */
+import type { API, FileInfo } from 'jscodeshift';
+import { createContext, print, type TransformContext, type TransformOptions } from '../lib/context';
+import { isFunctionNode, type AnyNode } from '../lib/ast';
+import { inlinePlaceholder } from '../lib/emit';
+import { originalText } from '../lib/source-edit';
+
+export const id = 'context-destructuring';
+
+const MARKER = 'Destructuring of context parameter in signature: "';
+
+/** v1 context field → [v2 group (none: the context itself), v2 field]. `http` may be absent: it defaults to `{}`. */
+const V2_PLACES: Record<string, [group: 'mcpReq' | 'http' | undefined, field: string]> = {
+  sendNotification: ['mcpReq', 'notify'],
+  sendRequest: ['mcpReq', 'send'],
+  signal: ['mcpReq', 'signal'],
+  requestId: ['mcpReq', 'id'],
+  _meta: ['mcpReq', '_meta'],
+  sessionId: [undefined, 'sessionId'],
+  authInfo: ['http', 'authInfo'],
+  closeSSEStream: ['http', 'closeSSE'],
+  closeStandaloneSSEStream: ['http', 'closeStandaloneSSE'],
+};
+
+export function mayApply(text: string): boolean {
+  return text.includes(MARKER) || text.includes('ServerContext');
+}
+
+export default function transform(file: FileInfo, api: API, options: TransformOptions = {}): string | undefined {
+  const context = createContext(file, api, { ...options, findings: [] }, []);
+  const { j, root } = context;
+  const contextTypes = v2ContextTypes(context);
+  let changed = false;
+  root.find(j.Node).forEach((p) => {
+    const fn = p.node as unknown as AnyNode;
+    const params = fn.params as AnyNode[] | undefined;
+    const param = params?.[params.length - 1];
+    if (!isFunctionNode(fn) || param?.type !== 'ObjectPattern') return;
+    // (the codemod marks the parameter; printed before the function, the comment may sit on either)
+    const quoted = `${MARKER}${patternText(context, param)}"`;
+    const holder = [param, fn].find((node) => (node.comments as AnyNode[] | undefined)?.some((c) => String(c.value).includes(quoted)));
+    if (!holder && !(typedAsV2Context(param, contextTypes) && movesAField(param))) return;
+    const pattern = v2Pattern(context, param);
+    if (!pattern) return;
+    params![params!.length - 1] = j.identifier(inlinePlaceholder(context, pattern)) as unknown as AnyNode;
+    if (holder) holder.comments = (holder.comments as AnyNode[]).filter((c) => !String(c.value).includes(quoted));
+    changed = true;
+  });
+  return changed ? print(context) : undefined;
+}
+
+/** Local names of v2's `ServerContext` type, imported from a v2 package (`import { type ServerContext as Ctx }`). */
+function v2ContextTypes(context: TransformContext): Set<string> {
+  const { j, root } = context;
+  const names = new Set<string>();
+  root.find(j.ImportDeclaration).forEach((p) => {
+    if (!String(p.node.source.value).startsWith('@modelcontextprotocol/')) return;
+    for (const specifier of (p.node.specifiers ?? []) as unknown as AnyNode[]) {
+      if (specifier.type === 'ImportSpecifier' && (specifier.imported as AnyNode).name === 'ServerContext')
+        names.add((specifier.local as AnyNode).name as string);
+    }
+  });
+  return names;
+}
+
+function typedAsV2Context(pattern: AnyNode, contextTypes: Set<string>): boolean {
+  const type = (pattern.typeAnnotation as AnyNode | undefined)?.typeAnnotation as AnyNode | undefined;
+  return type?.type === 'TSTypeReference' && contextTypes.has((type.typeName as AnyNode).name as string);
+}
+
+/** The pattern names a v1 field that v2 keeps elsewhere (`sessionId` stays where it was). */
+function movesAField(pattern: AnyNode): boolean {
+  return (pattern.properties as AnyNode[]).some((property) => {
+    const place = v2Place(property.key as AnyNode | undefined);
+    return !!place && place[0] !== undefined;
+  });
+}
+
+function v2Place(key: AnyNode | undefined): (typeof V2_PLACES)[string] | undefined {
+  const name = key?.type === 'Identifier' ? (key.name as string) : undefined;
+  return name !== undefined && Object.hasOwn(V2_PLACES, name) ? V2_PLACES[name] : undefined;
+}
+
+/** The pattern as the codemod quotes it: without its type annotation. */
+function patternText(context: TransformContext, pattern: AnyNode): string {
+  const text = originalText(context, pattern);
+  const annotation = pattern.typeAnnotation as AnyNode | undefined;
+  return annotation ? text.slice(0, (annotation.start as number) - (pattern.start as number)).trimEnd() : text;
+}
+
+/** The v2 pattern binding the same names, or undefined when a field has no v2 place or the pattern is not plain. */
+function v2Pattern(context: TransformContext, pattern: AnyNode): string | undefined {
+  const groups = new Map<string | undefined, string[]>();
+  for (const property of pattern.properties as AnyNode[]) {
+    if ((property.type !== 'ObjectProperty' && property.type !== 'Property') || property.computed) return undefined;
+    const place = v2Place(property.key as AnyNode);
+    if (!place) return undefined;
+    const [group, field] = place;
+    groups.set(group, [...(groups.get(group) ?? []), element(context, property, field)]);
+  }
+  const elements = [...groups].map(([group, fields]) => {
+    if (group === undefined) return fields.join(', ');
+    return `${group}: { ${fields.join(', ')} }${group === 'http' ? ' = {}' : ''}`;
+  });
+  const annotation = pattern.typeAnnotation as AnyNode | undefined;
+  const kept = annotation && (annotation.typeAnnotation as AnyNode).type !== 'TSTypeLiteral' ? originalText(context, annotation) : '';
+  return `{ ${elements.join(', ')} }${kept}`;
+}
+
+/** One field of the v2 pattern, bound to the local the v1 pattern bound (its default kept). */
+function element(context: TransformContext, property: AnyNode, field: string): string {
+  const value = property.value as AnyNode;
+  const local = value.type === 'AssignmentPattern' ? (value.left as AnyNode) : value;
+  if (local.type === 'Identifier' && local.name === field) return originalText(context, value);
+  return `${field}: ${originalText(context, value)}`;
+}
