@@ -178,8 +178,7 @@ export function withoutDependency(manifest: string, name: string): string {
     }
   }
   if (!removed) return manifest;
-  const indent = /^[ \t]+(?=")/m.exec(manifest)?.[0] ?? '  ';
-  return `${JSON.stringify(json, null, indent)}${manifest.endsWith('\n') ? '\n' : ''}`;
+  return manifestText(json, manifest);
 }
 
 /** Every imported v2 package is a dependency (the codemod adds only the ones its own rewrites import). */
@@ -195,8 +194,13 @@ function addMissingDependencies(manifest: string, packages: string[]): string {
   if (missing.length === 0) return manifest;
   json.dependencies = { ...(json.dependencies ?? {}) };
   for (const name of missing) json.dependencies[name] = V2_VERSIONS[name];
-  const indent = /^[ \t]+(?=")/m.exec(manifest)?.[0] ?? '  ';
-  return `${JSON.stringify(json, null, indent)}${manifest.endsWith('\n') ? '\n' : ''}`;
+  return manifestText(json, manifest);
+}
+
+/** A manifest edited as JSON, written with the indentation and final newline of the text it was read from. */
+export function manifestText(json: unknown, original: string): string {
+  const indent = /^[ \t]+(?=")/m.exec(original)?.[0] ?? '  ';
+  return `${JSON.stringify(json, null, indent)}${original.endsWith('\n') ? '\n' : ''}`;
 }
 
 /** The codemod writes the ranges it knows; raise added v2 packages to the current releases, keeping the layout. */

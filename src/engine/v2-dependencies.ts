@@ -5,7 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import semver from 'semver';
-import { V2_VERSIONS } from './sdk-v2-surface';
+import { manifestText, V2_VERSIONS } from './sdk-v2-surface';
 
 export interface PackageJson {
   name?: string;
@@ -240,6 +240,5 @@ function addRange(text: string, section: DependencySection, name: string, range:
   const added = [...entries, [name, range]];
   if (alphabetical) added.sort(([a], [b]) => a.localeCompare(b));
   json[section] = Object.fromEntries(added);
-  const indent = /^[ \t]+(?=")/m.exec(text)?.[0] ?? '  ';
-  return `${JSON.stringify(json, null, indent)}${text.endsWith('\n') ? '\n' : ''}`;
+  return manifestText(json, text);
 }
