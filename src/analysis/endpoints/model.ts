@@ -330,7 +330,8 @@ export interface SessionStateFacts {
   /** The state made for the session (`new ClusterRegistry()`). */
   made?: string;
   /** Lookups of the store by key outside the endpoint (an accessor's callers: `registry.workspaceOf(sessionId)`). */
-  readers: Array<Span & { text: string; in?: string }>;
+  /** `request`: what the low-level request handler it sits in reads of its request (`request.params.initializationOptions`). */
+  readers: Array<Span & { text: string; in?: string; request?: string }>;
   /** The endpoint's own lookup of the store: a request that does not carry the value gets the stored one. */
   fallback?: Span & { text: string };
 }

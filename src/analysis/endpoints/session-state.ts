@@ -94,7 +94,10 @@ function traceOnce(state: Node, region: Node, request: FunctionNode): TracedStat
 /** The state a session-keyed write keeps: the store it ends in, where the stored value comes from, and who reads it back by key. */
 export function sessionStateOf(state: Node, region: Node, request: FunctionNode, relPath: RelPathOf): SessionStateFacts {
   const traced = traceSessionState(state, region, request);
-  const describe = (reader: Node) => ({ ...spanOf(reader, relPath), text: reader.getText().split('\n')[0], in: handlerKind(reader) });
+  const describe = (reader: Node) => {
+    const request = requestReadOf(reader);
+    return { ...spanOf(reader, relPath), text: reader.getText().split('\n')[0], in: handlerKind(reader), ...(request ? { request } : {}) };
+  };
   return {
     write: traced.write === state ? undefined : traced.write.getText().split('\n')[0],
     store: traced.stored?.store.getText(),
@@ -383,6 +386,34 @@ function handlerKind(reader: Node): string | undefined {
   const fn = reader.getFirstAncestor((node) => isFunctionNode(node) && !!namedFunction(node as FunctionNode));
   const holder = fn && namedFunction(fn as FunctionNode)?.getText();
   return holder ? `\`${holder}\`` : undefined;
+}
+
+/**
+ * What the low-level request handler around a reader (other than `tools/call`) reads of the request it answers
+ * (`request.params.initializationOptions`, or the pattern that destructures it): state filled from it can only be
+ * filled while answering that request.
+ */
+function requestReadOf(reader: Node): string | undefined {
+  const handler = registrationOf(reader, /^setRequestHandler$/);
+  if (!handler || /CallToolRequestSchema$|^['"]tools\/call['"]$/.test(handler.getArguments()[0]?.getText() ?? '')) return undefined;
+  const fn = handler.getArguments()[1];
+  const param = fn && isFunctionNode(fn) ? fn.getParameters()[0] : undefined;
+  if (!fn || !param || !Node.isParameterDeclaration(param)) return undefined;
+  const name = param.getNameNode();
+  if (!Node.isIdentifier(name)) return name.getText();
+  const symbol = name.getSymbol();
+  for (const id of fn.getDescendantsOfKind(SyntaxKind.Identifier)) {
+    if (id === name || id.getSymbol() !== symbol) continue;
+    let read: Node = id;
+    for (
+      let parent = read.getParent();
+      Node.isPropertyAccessExpression(parent) && parent.getExpression() === read;
+      parent = read.getParent()
+    )
+      read = parent;
+    return read.getText();
+  }
+  return undefined;
 }
 
 const REQUEST_METHODS: Record<string, string> = {
