@@ -334,6 +334,12 @@ export interface SessionStateFacts {
   readers: Array<Span & { text: string; in?: string; request?: string }>;
   /** The endpoint's own lookup of the store: a request that does not carry the value gets the stored one. */
   fallback?: Span & { text: string };
+  /**
+   * The state can live behind an explicit handle instead: every reader is in the write's file, in a low-level
+   * `tools/call` handler, and gets back `property` of the stored record (or the record), which `initializer` makes
+   * afresh in that file (`new Workspace()`). `readers`: every one of them (the reason lists a few).
+   */
+  perHandle?: { property: string; initializer: string; readers: Span[] };
 }
 
 /**
