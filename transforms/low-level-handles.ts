@@ -9,7 +9,7 @@
  */
 import type { API, ASTPath, FileInfo } from 'jscodeshift';
 import { createContext, print, type TransformContext, type TransformOptions } from './lib/context';
-import { isFunctionNode, type AnyNode } from './lib/ast';
+import { declaredNames, isFunctionNode, referencedNames, type AnyNode } from './lib/ast';
 import { inlinePlaceholder, placeholder } from './lib/emit';
 import { afterImports, ensureNamedImport } from './lib/imports';
 import { originalText } from './lib/source-edit';
@@ -21,7 +21,7 @@ export const rules = ['session-state'];
 export const parser = 'tsx';
 
 /** Names the guard declares at the top of the `tools/call` handler. */
-const GUARD_NAMES = ['sessionHandle', 'toolArguments', 'sessionState'];
+const GUARD_NAMES = ['sessionHandle', 'toolArguments', 'sessionState', 'openedHandle'];
 
 export default function transform(file: FileInfo, api: API, options: TransformOptions = {}): string | undefined {
   const context = createContext(file, api, options, rules);
@@ -55,14 +55,23 @@ function rewrite(context: TransformContext, plan: EndpointPlan): boolean {
   if (GUARD_NAMES.some((name) => declares(context, handler, name))) return false;
   // The factory gets the session id only to read the state: it loses that parameter, and its callers the argument.
   const factory = enclosingFunction(dispatch);
-  const key = sessionKey(context, factory, readers as Path[]);
+  const filler = state.perHandle.filler ? callAt(context, state.perHandle.filler) : undefined;
+  const key = sessionKey(context, factory, [...(readers as Path[]), ...(filler ? [filler] : [])]);
   const callers = factory && key ? factoryCalls(context, factory, key.index) : undefined;
   const listing = factory ? listedTools(context, factory, receiverOf(dispatch.node)) : undefined;
   if (!factory || !key || !callers || !listing) return false;
+  const fill = state.perHandle.filler ? movedFill(context, state.perHandle.filler, factory, dispatch, handler) : undefined;
+  if (state.perHandle.filler && !fill) return false;
 
   for (const value of listing)
     value.replace(context.j.identifier(inlinePlaceholder(context, `withSessionHandle(${originalText(context, value.node)})`)));
-  const dispatchCode = rewrittenDispatch(context, handler, request.name as string, readers as Path[], property);
+  const dispatchCode = rewrittenDispatch(context, handler, readers as Path[], property, {
+    request: request.name as string,
+    state: 'sessionState',
+    quote: context.quote,
+    fill: fill && { local: fill.local, property, lines: fill.lines, typescript: context.typescript },
+  });
+  for (const statement of fill?.statements ?? []) context.j(statement as never).remove();
   (dispatch.get('arguments', 1) as Path).replace(context.j.identifier(inlinePlaceholder(context, dispatchCode)) as never);
   (factory.node.params as AnyNode[]).splice(key.index, 1);
   for (const call of callers) (call.node.arguments as AnyNode[]).splice(key.index, 1);
@@ -84,7 +93,13 @@ function rewrite(context: TransformContext, plan: EndpointPlan): boolean {
 }
 
 /** The guard first, then each reader reads the handle's state: edited as text, so the handler keeps its layout. */
-function rewrittenDispatch(context: TransformContext, handler: AnyNode, request: string, readers: Path[], property: string): string {
+function rewrittenDispatch(
+  context: TransformContext,
+  handler: AnyNode,
+  readers: Path[],
+  property: string,
+  guard: Parameters<typeof dispatchGuardLines>[0],
+): string {
   const body = handler.body as AnyNode;
   const first = (body.body as AnyNode[])[0];
   const indent = first ? lineIndent(context, first.start as number) : lineIndent(context, handler.start as number) + '  ';
@@ -92,17 +107,103 @@ function rewrittenDispatch(context: TransformContext, handler: AnyNode, request:
     {
       start: (body.start as number) + 1,
       end: (body.start as number) + 1,
-      text: dispatchGuardLines({ request, state: 'sessionState', quote: context.quote })
-        .map((line) => `\n${indent}${line}`)
+      text: dispatchGuardLines(guard)
+        .map((line) => (line ? `\n${indent}${line}` : '\n'))
         .join(''),
     },
-    ...readers.map((r) => ({ start: r.node.start as number, end: r.node.end as number, text: `sessionState.${property}` })),
+    ...readers.map((r) => ({ start: r.node.start as number, end: r.node.end as number, text: `${guard.state}.${property}` })),
   ];
   let text = originalText(context, handler);
   const base = handler.start as number;
   for (const edit of edits.sort((a, b) => b.start - a.start))
     text = text.slice(0, edit.start - base) + edit.text + text.slice(edit.end - base);
   return text;
+}
+
+/**
+ * The `initialize` code that filled a new session's state (`const workspace = registry.workspaceOf(sessionId)` and the
+ * statements after it that use `workspace`), to run in open_session for a new handle instead. It must read nothing
+ * else of the `initialize` handler (its request, its other locals), return nothing, and name nothing the `tools/call`
+ * handler declares (open_session runs at its top); what stays in `initialize` must not use the state.
+ */
+function movedFill(
+  context: TransformContext,
+  span: Span,
+  factory: Path,
+  dispatch: Path,
+  toolsHandler: AnyNode,
+): { local: string; lines: string[]; statements: Path[] } | undefined {
+  const { j } = context;
+  const reader = callAt(context, span);
+  const initialize = reader && registrationAround(reader, /InitializeRequestSchema$/);
+  const handler = (initialize?.node.arguments as AnyNode[] | undefined)?.[1];
+  if (!initialize || !handler || !isFunctionNode(handler) || (handler.body as AnyNode).type !== 'BlockStatement') return undefined;
+  if (enclosingFunction(initialize)?.node !== factory.node || receiverOf(initialize.node) !== receiverOf(dispatch.node)) return undefined;
+  const declarator = reader.parent as Path;
+  const declaration = declarator.parent as Path;
+  const body = handler.body as AnyNode;
+  if (declarator.node.type !== 'VariableDeclarator' || (declarator.node.id as AnyNode).type !== 'Identifier') return undefined;
+  if ((declaration.node.declarations as AnyNode[]).length !== 1 || (declaration.parent as Path).node !== body) return undefined;
+  const local = (declarator.node.id as AnyNode).name as string;
+  const statements = (declaration.parent as Path).get('body') as unknown as { value: AnyNode[]; get(i: number): Path };
+  const all = statements.value;
+  const at = all.indexOf(declaration.node);
+  const uses = (node: AnyNode, name: string) => referencedNames(j, node).has(name);
+  const moved = all.slice(at + 1).filter((statement) => uses(statement, local));
+  const kept = all.filter((statement, index) => index !== at && !moved.includes(statement));
+  if (kept.some((statement) => uses(statement, local))) return undefined;
+  const handlerLocals = new Set([
+    ...(handler.params as AnyNode[]).flatMap((p) => (p.type === 'Identifier' ? [p.name as string] : [...referencedNames(j, p)])),
+    ...kept.flatMap((statement) => declaredNames(statement)),
+  ]);
+  const toolsLocals = new Set<string>();
+  j(toolsHandler.body as never)
+    .find(j.VariableDeclarator)
+    .forEach((p) =>
+      declaredNames({ type: 'VariableDeclaration', declarations: [p.node] } as unknown as AnyNode).forEach((n) => toolsLocals.add(n)),
+    );
+  for (const statement of moved) {
+    if (
+      j(statement as never)
+        .find(j.ReturnStatement)
+        .size() > 0 ||
+      statement.type === 'ReturnStatement'
+    )
+      return undefined;
+    if (
+      j(statement as never)
+        .find(j.AwaitExpression)
+        .size() > 0 &&
+      !toolsHandler.async
+    )
+      return undefined;
+    const arrows = handler.type === 'ArrowFunctionExpression' && toolsHandler.type === 'ArrowFunctionExpression';
+    if (
+      j(statement as never)
+        .find(j.ThisExpression)
+        .size() > 0 &&
+      !arrows
+    )
+      return undefined;
+    const names = referencedNames(j, statement);
+    if ([...names].some((name) => name !== local && (handlerLocals.has(name) || toolsLocals.has(name)))) return undefined;
+  }
+  const indent = lineIndent(context, declaration.node.start as number);
+  const lines = moved.flatMap((statement) =>
+    withLeadingComments(context, statement)
+      .split('\n')
+      .map((line, index) => (index === 0 || !line.startsWith(indent) ? line : line.slice(indent.length))),
+  );
+  return { local, lines, statements: [declaration, ...moved.map((statement) => statements.get(all.indexOf(statement)))] };
+}
+
+/** The statement's text from its first leading comment on (a comment above moved code moves with it). */
+function withLeadingComments(context: TransformContext, statement: AnyNode): string {
+  const comments = ((statement.comments ?? statement.leadingComments ?? []) as AnyNode[]).filter(
+    (c) => c.leading !== false && (c.end as number) <= (statement.start as number),
+  );
+  const start = comments.length > 0 ? Math.min(...comments.map((c) => c.start as number)) : (statement.start as number);
+  return context.parsed.slice(start, statement.end as number);
 }
 
 function lineIndent(context: TransformContext, offset: number): string {
@@ -182,17 +283,16 @@ function declares(context: TransformContext, handler: AnyNode, name: string): bo
 function sessionKey(context: TransformContext, factory: Path | undefined, readers: Path[]): { index: number } | undefined {
   if (!factory) return undefined;
   const params = factory.node.params as AnyNode[];
-  const names = new Set(
-    readers.map((r) => ((r.node.arguments as AnyNode[]).length === 1 ? (r.node.arguments as AnyNode[])[0] : undefined)),
-  );
-  const [key] = names;
-  if (names.size !== 1 || key?.type !== 'Identifier') return undefined;
-  const index = params.findIndex((p) => p.type === 'Identifier' && p.name === key.name);
+  const keys = readers.map((r) => ((r.node.arguments as AnyNode[]).length === 1 ? (r.node.arguments as AnyNode[])[0] : undefined));
+  const names = new Set(keys.map((k) => (k?.type === 'Identifier' ? (k.name as string) : undefined)));
+  const [name] = names;
+  if (names.size !== 1 || !name) return undefined;
+  const index = params.findIndex((p) => p.type === 'Identifier' && p.name === name);
   if (index < 0) return undefined;
   const readerKeys = new Set(readers.map((r) => (r.node.arguments as AnyNode[])[0]));
   const uses = context
     .j(factory.node.body as never)
-    .find(context.j.Identifier, { name: key.name as string })
+    .find(context.j.Identifier, { name })
     .filter((p) => !readerKeys.has(p.node as unknown as AnyNode));
   return uses.size() === 0 ? { index } : undefined;
 }

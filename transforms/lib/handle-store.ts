@@ -157,13 +157,29 @@ export function listedToolsCode(options: { typescript: boolean; quote: 'single' 
 
 /**
  * The first lines of a low-level `tools/call` handler: open_session mints a handle; any other tool takes the state of
- * the handle it passes (the handle leaves the arguments the tools see), and an unknown one is a tool error.
+ * the handle it passes (the handle leaves the arguments the tools see), and an unknown one is a tool error. `fill`:
+ * code that filled a new session's state (it ran in `initialize`), which now fills a new handle's, reading it as `local`.
  */
-export function dispatchGuardLines(options: { request: string; state: string; quote: 'single' | 'double' }): string[] {
+export function dispatchGuardLines(options: {
+  request: string;
+  state: string;
+  quote: 'single' | 'double';
+  fill?: { local: string; property: string; lines: string[]; typescript: boolean };
+}): string[] {
   const q = (t: string) => (options.quote === 'double' ? `"${t}"` : `'${t}'`);
-  const { request, state } = options;
+  const { request, state, fill } = options;
+  const open = fill
+    ? [
+        `if (${request}.params.name === ${q(OPEN_TOOL)}) {`,
+        `  const openedHandle = openSessionHandle();`,
+        `  const ${fill.local} = sessionHandleState(openedHandle)${fill.typescript ? '!' : ''}.${fill.property};`,
+        ...fill.lines.map((line) => (line ? `  ${line}` : line)),
+        `  return { content: [{ type: ${q('text')}, text: openedHandle }] };`,
+        `}`,
+      ]
+    : [`if (${request}.params.name === ${q(OPEN_TOOL)}) return { content: [{ type: ${q('text')}, text: openSessionHandle() }] };`];
   return [
-    `if (${request}.params.name === ${q(OPEN_TOOL)}) return { content: [{ type: ${q('text')}, text: openSessionHandle() }] };`,
+    ...open,
     `const { ${HANDLE_ARG}: sessionHandle, ...toolArguments } = ${request}.params.arguments ?? {};`,
     `${request}.params.arguments = toolArguments;`,
     `const ${state} = typeof sessionHandle === ${q('string')} ? sessionHandleState(sessionHandle) : undefined;`,

@@ -113,20 +113,30 @@ export function sessionStateOf(state: Node, region: Node, request: FunctionNode,
 /**
  * State a low-level `tools/call` handler reads back by session id (`this.registry.workspaceOf(sessionId)`, an accessor
  * returning one property of the stored record) that a handle can own instead: the value is made afresh, from names the
- * write's file can use, and nothing else reads it (an `initialize` handler that fills it keeps it per session).
+ * write's file can use, and nothing else reads it but one `initialize` handler that fills it without reading its
+ * request (that code can run in open_session; one that fills it from the initialize request keeps it per session).
  */
 function perHandle(traced: TracedState, state: Node, relPath: RelPathOf): Pick<SessionStateFacts, 'perHandle'> {
   const file = state.getSourceFile();
   if (!traced.stored || traced.fromRequest || traced.readers.length === 0) return {};
-  if (traced.readers.some((r) => r.getSourceFile() !== file || handlerKind(r) !== 'the `tools/call` handler')) return {};
+  const inTools = traced.readers.filter((r) => handlerKind(r) === 'the `tools/call` handler');
+  const fillers = traced.readers.filter((r) => handlerKind(r) === 'the `initialize` handler' && !requestReadOf(r));
+  if (traced.readers.some((r) => r.getSourceFile() !== file) || inTools.length === 0 || fillers.length > 1) return {};
+  if (inTools.length + fillers.length !== traced.readers.length) return {};
   const returned = new Set(traced.lookups.map(returnedProperty));
   if (returned.size !== 1 || returned.has(null)) return {};
   const [property] = [...returned] as Array<string | undefined>;
   const value = unwrapExpression(traced.stored.value);
   const made = property === undefined ? value : recordProperty(value, property);
   if (!made || !madeFromModuleNames(made, file)) return {};
+  const span = (r: Node) => spanOf(r, relPath);
   return {
-    perHandle: { property: property ?? 'state', initializer: made.getText(), readers: traced.readers.map((r) => spanOf(r, relPath)) },
+    perHandle: {
+      property: property ?? 'state',
+      initializer: made.getText(),
+      readers: inTools.map(span),
+      ...(fillers.length > 0 ? { filler: span(fillers[0]) } : {}),
+    },
   };
 }
 
