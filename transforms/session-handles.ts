@@ -158,6 +158,8 @@ function rewrite(context: TransformContext, anchors: Finding[]): true | string |
   const stray = anchors.find((a) => /sessionId/.test(a.message) && !tools.some((t) => t.sessionReads.includes(a)));
   if (stray)
     return `the session id is read outside a tool handler (line ${stray.line}); pass the handle to that code by hand, then migrate`;
+  if (root.find(j.FunctionDeclaration, { id: { name: 'sessionHandleState' } }).size() > 0)
+    return "this file already keeps state behind handles (`sessionHandleState`, written for its low-level `tools/call` handler); move these tools' state into that store by hand";
   const factoryStatement = registrationStatement(tools[0].call, context);
   if (!factoryStatement) return 'tool registrations are not statements in a block; add an explicit handle argument by hand';
   // Every use of a moved variable must be inside a stateful tool's handler (which reads it from the handle's state),
