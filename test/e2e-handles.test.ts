@@ -130,13 +130,13 @@ describe('apply --unsafe: session state becomes explicit handles', () => {
   }
 
   for (const target of ['2025-11-25', '2026-07-28'] as const)
-    it(`f-low-level-board (${target}): a low-level tools/call dispatcher keeps its board by handle across fresh servers`, async () => {
+    it(`f-low-level-board (${target}): a low-level tools/call dispatcher keeps its board by handle across fresh servers; open_session fills it as initialize did`, async () => {
       const { dir, manifest } = await prepareFixture('f-low-level-board');
       const result = apply({ paths: [dir], cwd: dir, allowDirty: true, unsafe: true, target });
       expect(result.problems).toEqual([]);
       expect(result.findings.filter((f) => f.ruleId === 'session-state' || f.severity === 'error')).toEqual([]);
       const migrated = fs.readFileSync(path.join(dir, 'src', 'server.ts'), 'utf8');
-      expect(migrated).not.toMatch(/directory\.open\(|sessionIdGenerator: \(\)/);
+      expect(migrated).not.toMatch(/directory\.open\(|directory\.boardOf\(|sessionIdGenerator: \(\)/);
 
       await compileFixture(dir);
       const server = await bootFixture(dir, manifest);
@@ -151,18 +151,21 @@ describe('apply --unsafe: session state becomes explicit handles', () => {
       const handle = text(await first.callTool({ name: 'open_session', arguments: {} }));
       expect(handle).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
       expect(text(await first.callTool({ name: 'pin_card', arguments: { title: 'draft', session_handle: handle } }))).toContain(
-        'the board has 1 card(s)',
+        'the board has 2 card(s)',
       );
       await first.close();
 
       // A new connection, fresh servers: the second step finds the first step's board by handle alone.
       const second = await connect(url);
       expect(text(await second.callTool({ name: 'pin_card', arguments: { title: 'review', session_handle: handle } }))).toContain(
-        'the board has 2 card(s)',
+        'the board has 3 card(s)',
       );
-      expect(text(await second.callTool({ name: 'show_board', arguments: { session_handle: handle } }))).toBe('Board: draft | review');
+      // The standing card came from the initialize code that open_session now runs for each new board.
+      expect(text(await second.callTool({ name: 'show_board', arguments: { session_handle: handle } }))).toBe(
+        'Board: standup | draft | review',
+      );
       const otherHandle = text(await second.callTool({ name: 'open_session', arguments: {} }));
-      expect(text(await second.callTool({ name: 'show_board', arguments: { session_handle: otherHandle } }))).toBe('The board is empty');
+      expect(text(await second.callTool({ name: 'show_board', arguments: { session_handle: otherHandle } }))).toBe('Board: standup');
       const unknown = (await second.callTool({ name: 'show_board', arguments: { session_handle: 'not-a-handle' } })) as ToolResult;
       expect(unknown.isError).toBe(true);
       expect(text(unknown)).toContain('call open_session');
