@@ -14,7 +14,7 @@ import { inlinePlaceholder, placeholder } from './lib/emit';
 import { afterImports, ensureNamedImport } from './lib/imports';
 import { originalText } from './lib/source-edit';
 import { dispatchGuardLines, handleStoreCode, listedToolsCode } from './lib/handle-store';
-import { endpointPlanOf, type EndpointPlan, type SessionStateFacts, type Span } from '../src/analysis/endpoints/model';
+import { endpointPlanOf, type EndpointPlan, type Span } from '../src/analysis/endpoints/model';
 
 export const id = 'low-level-handles';
 export const rules = ['session-state'];
@@ -39,57 +39,98 @@ export default function transform(file: FileInfo, api: API, options: TransformOp
 
 type Path = ASTPath<AnyNode>;
 
-function rewrite(context: TransformContext, plan: EndpointPlan): boolean {
-  if (plan.verdict.migratable) return false;
-  const state = plan.verdict.state as SessionStateFacts & { perHandle: NonNullable<SessionStateFacts['perHandle']> };
-  const { property, initializer } = state.perHandle;
-  const write = statementAt(context, plan.verdict.at);
-  const readers = state.perHandle.readers.map((span) => callAt(context, span));
-  if (!write || readers.some((r) => !r)) return false;
-  const dispatch = registrationAround(readers[0]!, /CallToolRequestSchema$/);
-  if (!dispatch || readers.some((r) => registrationAround(r!, /CallToolRequestSchema$/)?.node !== dispatch.node)) return false;
-  const handler = (dispatch.node.arguments as AnyNode[])[1];
-  const request = ((handler?.params as AnyNode[] | undefined) ?? [])[0];
-  if (!handler || !isFunctionNode(handler) || request?.type !== 'Identifier' || (handler.body as AnyNode).type !== 'BlockStatement')
-    return false;
-  if (GUARD_NAMES.some((name) => declares(context, handler, name))) return false;
-  // The factory gets the session id only to read the state: it loses that parameter, and its callers the argument.
-  const factory = enclosingFunction(dispatch);
-  const filler = state.perHandle.filler ? callAt(context, state.perHandle.filler) : undefined;
-  const key = sessionKey(context, factory, [...(readers as Path[]), ...(filler ? [filler] : [])]);
-  const callers = factory && key ? factoryCalls(context, factory, key.index) : undefined;
-  const listing = factory ? listedTools(context, factory, receiverOf(dispatch.node)) : undefined;
-  if (!factory || !key || !callers || !listing) return false;
-  const fill = state.perHandle.filler ? movedFill(context, state.perHandle.filler, factory, dispatch, handler) : undefined;
-  if (state.perHandle.filler && !fill) return false;
+/** What the rewrite edits, all found before anything is changed (whole or nothing). */
+interface LowLevelSite {
+  property: string;
+  initializer: string;
+  /** The endpoint's statement that made the state per session (removed). */
+  write: Path;
+  /** The `setRequestHandler(CallToolRequestSchema, handler)` call, its handler and the handler's request parameter. */
+  dispatch: Path;
+  handler: AnyNode;
+  request: string;
+  /** The readers in that handler (`registry.workspaceOf(sessionId)`), read from the handle's state instead. */
+  readers: Path[];
+  /** The server factory, the position of its session id parameter, and its calls (which pass the session id). */
+  factory: Path;
+  key: number;
+  callers: Path[];
+  /** The `tools` values `tools/list` returns, wrapped. */
+  listing: Path[];
+  /** The `initialize` code that filled a new session's state, moved into open_session. */
+  fill?: { local: string; lines: string[]; statements: Path[] };
+}
 
-  for (const value of listing)
-    value.replace(context.j.identifier(inlinePlaceholder(context, `withSessionHandle(${originalText(context, value.node)})`)));
-  const dispatchCode = rewrittenDispatch(context, handler, readers as Path[], property, {
-    request: request.name as string,
+function rewrite(context: TransformContext, plan: EndpointPlan): boolean {
+  const site = siteOf(context, plan);
+  if (!site) return false;
+  const { j } = context;
+  for (const value of site.listing)
+    value.replace(j.identifier(inlinePlaceholder(context, `withSessionHandle(${originalText(context, value.node)})`)));
+  const dispatchCode = rewrittenDispatch(context, site.handler, site.readers, site.property, {
+    request: site.request,
     state: 'sessionState',
     quote: context.quote,
-    fill: fill && { local: fill.local, property, lines: fill.lines, typescript: context.typescript },
+    fill: site.fill && { local: site.fill.local, property: site.property, lines: site.fill.lines, typescript: context.typescript },
   });
-  for (const statement of fill?.statements ?? []) context.j(statement as never).remove();
-  (dispatch.get('arguments', 1) as Path).replace(context.j.identifier(inlinePlaceholder(context, dispatchCode)) as never);
-  (factory.node.params as AnyNode[]).splice(key.index, 1);
-  for (const call of callers) (call.node.arguments as AnyNode[]).splice(key.index, 1);
-  context.j(write as never).remove();
+  for (const statement of site.fill?.statements ?? []) j(statement as never).remove();
+  (site.dispatch.get('arguments', 1) as Path).replace(j.identifier(inlinePlaceholder(context, dispatchCode)) as never);
+  (site.factory.node.params as AnyNode[]).splice(site.key, 1);
+  for (const call of site.callers) (call.node.arguments as AnyNode[]).splice(site.key, 1);
+  j(site.write as never).remove();
   const randomUUID = ensureNamedImport(context, ['node:crypto', 'crypto'], 'randomUUID');
   const store = handleStoreCode({
     typescript: context.typescript,
-    variables: [{ name: property, initializer }],
+    variables: [{ name: site.property, initializer: site.initializer }],
     quote: context.quote,
     randomUUID,
   });
-  const body = context.root.find(context.j.Program).get('body').value as AnyNode[];
-  body.splice(
-    afterImports(body),
-    0,
-    placeholder(context, `${store}\n\n${listedToolsCode({ typescript: context.typescript, quote: context.quote })}`, 'block'),
-  );
+  const body = context.root.find(j.Program).get('body').value as AnyNode[];
+  const listed = listedToolsCode({ typescript: context.typescript, quote: context.quote });
+  body.splice(afterImports(body), 0, placeholder(context, `${store}\n\n${listed}`, 'block'));
   return true;
+}
+
+function siteOf(context: TransformContext, plan: EndpointPlan): LowLevelSite | undefined {
+  const { j, root } = context;
+  const verdict = plan.verdict;
+  const perHandle = verdict.migratable ? undefined : verdict.state?.perHandle;
+  // A file that has a handle store already (written before) gets no second one.
+  if (verdict.migratable || !perHandle || root.find(j.FunctionDeclaration, { id: { name: 'sessionHandleState' } }).size() > 0)
+    return undefined;
+  const write = statementAt(context, verdict.at);
+  const readers = perHandle.readers.map((span) => callAt(context, span));
+  if (!write || readers.some((r) => !r)) return undefined;
+  const dispatch = registrationAround(readers[0]!, /CallToolRequestSchema$/);
+  if (!dispatch || readers.some((r) => registrationAround(r!, /CallToolRequestSchema$/)?.node !== dispatch.node)) return undefined;
+  const handler = (dispatch.node.arguments as AnyNode[])[1];
+  const request = ((handler?.params as AnyNode[] | undefined) ?? [])[0];
+  if (!handler || !isFunctionNode(handler) || request?.type !== 'Identifier' || (handler.body as AnyNode).type !== 'BlockStatement')
+    return undefined;
+  if (GUARD_NAMES.some((name) => declares(context, handler, name))) return undefined;
+  // The factory gets the session id only to read the state: it loses that parameter, and its callers the argument.
+  const factory = enclosingFunction(dispatch);
+  const filler = perHandle.filler ? callAt(context, perHandle.filler) : undefined;
+  const key = factory && sessionKey(context, factory, [...(readers as Path[]), ...(filler ? [filler] : [])]);
+  const callers = factory && key ? factoryCalls(context, factory, key.index) : undefined;
+  const listing = factory ? listedTools(context, factory, receiverOf(dispatch.node)) : undefined;
+  if (!factory || !key || !callers || !listing) return undefined;
+  const fill = perHandle.filler ? movedFill(context, perHandle.filler, factory, dispatch, handler) : undefined;
+  if (perHandle.filler && !fill) return undefined;
+  return {
+    property: perHandle.property,
+    initializer: perHandle.initializer,
+    write,
+    dispatch,
+    handler,
+    request: request.name as string,
+    readers: readers as Path[],
+    factory,
+    key: key.index,
+    callers,
+    listing,
+    fill,
+  };
 }
 
 /** The guard first, then each reader reads the handle's state: edited as text, so the handler keeps its layout. */
@@ -280,8 +321,7 @@ function declares(context: TransformContext, handler: AnyNode, name: string): bo
  * The factory parameter every reader passes as its only argument (`sessionId`), used nowhere else in the factory,
  * and its position.
  */
-function sessionKey(context: TransformContext, factory: Path | undefined, readers: Path[]): { index: number } | undefined {
-  if (!factory) return undefined;
+function sessionKey(context: TransformContext, factory: Path, readers: Path[]): { index: number } | undefined {
   const params = factory.node.params as AnyNode[];
   const keys = readers.map((r) => ((r.node.arguments as AnyNode[]).length === 1 ? (r.node.arguments as AnyNode[])[0] : undefined));
   const names = new Set(keys.map((k) => (k?.type === 'Identifier' ? (k.name as string) : undefined)));
@@ -302,37 +342,43 @@ function sessionKey(context: TransformContext, factory: Path | undefined, reader
  * name, each passing the argument at `index`. A factory another module could call is not changed.
  */
 function factoryCalls(context: TransformContext, factory: Path, index: number): Path[] | undefined {
-  const { j, root } = context;
-  const node = factory.node;
-  const parent = (factory.parent as Path).node;
-  const name =
-    node.type === 'ClassMethod' && (node.key as AnyNode).type === 'Identifier'
-      ? ((node.key as AnyNode).name as string)
-      : node.type === 'FunctionDeclaration'
-        ? ((node.id as AnyNode | null)?.name as string | undefined)
-        : parent.type === 'VariableDeclarator' && (parent.id as AnyNode).type === 'Identifier'
-          ? ((parent.id as AnyNode).name as string)
-          : undefined;
-  if (!name) return undefined;
-  const exported =
-    (factory.parent as Path).node.type.startsWith('Export') ||
-    ((factory.parent as Path).parent as Path | null)?.node.type.startsWith('Export');
-  if (exported) return undefined;
+  const named = factoryName(factory);
+  if (!named) return undefined;
+  const method = factory.node.type === 'ClassMethod';
   const calls: Path[] = [];
   let other = false;
-  root.find(j.Identifier, { name }).forEach((p) => {
+  context.root.find(context.j.Identifier, { name: named.name }).forEach((p) => {
     const id = p.node as unknown as AnyNode;
-    if (id === node.key || id === node.id || id === parent.id) return;
+    if (id === named.declared) return;
     const member = p.parent.node as AnyNode;
-    const callee = member.type === 'MemberExpression' && member.property === id ? (p.parent as Path) : (p as unknown as Path);
+    // A method is called as `this.name(…)`; a function by its bare name.
+    const viaThis = member.type === 'MemberExpression' && member.property === id && (member.object as AnyNode).type === 'ThisExpression';
+    const callee = (viaThis ? p.parent : p) as Path;
     const call = callee.parent as Path;
-    if (node.type === 'ClassMethod' && (callee === (p as unknown as Path) || (member.object as AnyNode).type !== 'ThisExpression'))
-      other = true;
-    else if (call.node.type !== 'CallExpression' || call.node.callee !== callee.node || (call.node.arguments as AnyNode[]).length <= index)
-      other = true;
-    else calls.push(call);
+    const isCall = call.node.type === 'CallExpression' && call.node.callee === callee.node;
+    if (viaThis === method && isCall && (call.node.arguments as AnyNode[]).length > index) calls.push(call);
+    else other = true;
   });
   return other || calls.length === 0 ? undefined : calls;
+}
+
+/** A class method's, function declaration's or `const name = (…) =>` name, and the identifier declaring it; none if exported. */
+function factoryName(factory: Path): { name: string; declared: AnyNode } | undefined {
+  const node = factory.node;
+  const holder = factory.parent as Path;
+  const declared =
+    node.type === 'ClassMethod'
+      ? (node.key as AnyNode)
+      : node.type === 'FunctionDeclaration'
+        ? (node.id as AnyNode | null)
+        : holder.node.type === 'VariableDeclarator'
+          ? (holder.node.id as AnyNode)
+          : undefined;
+  // (a method is found on instances too, but another module's `server.buildServer(id)` then fails to compile, loudly)
+  const statement =
+    node.type === 'FunctionDeclaration' ? holder : node.type === 'ClassMethod' ? undefined : (holder.parent as Path | null)?.parent;
+  const exported = !!(statement as Path | undefined)?.node.type.startsWith('Export');
+  return declared?.type === 'Identifier' && !exported ? { name: declared.name as string, declared } : undefined;
 }
 
 /**
