@@ -43,6 +43,8 @@ type Path = ASTPath<AnyNode>;
 interface LowLevelSite {
   property: string;
   initializer: string;
+  /** The state has `close()`: expiry and the cap close it. */
+  closes?: boolean;
   /** The endpoint's statement that made the state per session (removed). */
   write: Path;
   /** The `setRequestHandler(CallToolRequestSchema, handler)` call, its handler and the handler's request parameter. */
@@ -81,7 +83,7 @@ function rewrite(context: TransformContext, plan: EndpointPlan): boolean {
   const randomUUID = ensureNamedImport(context, ['node:crypto', 'crypto'], 'randomUUID');
   const store = handleStoreCode({
     typescript: context.typescript,
-    variables: [{ name: site.property, initializer: site.initializer }],
+    variables: [{ name: site.property, initializer: site.initializer, closes: site.closes }],
     quote: context.quote,
     randomUUID,
   });
@@ -120,6 +122,7 @@ function siteOf(context: TransformContext, plan: EndpointPlan): LowLevelSite | u
   return {
     property: perHandle.property,
     initializer: perHandle.initializer,
+    closes: perHandle.closes,
     write,
     dispatch,
     handler,

@@ -338,9 +338,10 @@ export interface SessionStateFacts {
    * The state can live behind an explicit handle instead: every reader is in the write's file, in a low-level
    * `tools/call` handler, and gets back `property` of the stored record (or the record), which `initializer` makes
    * afresh in that file (`new Workspace()`). `readers`: every one of them in `tools/call` (the reason lists a few);
-   * `filler`: the one in an `initialize` handler that fills the state without reading its request (it moves to open_session).
+   * `filler`: the one in an `initialize` handler that fills the state without reading its request (it moves to open_session);
+   * `closes`: the value has `close()` (a client, a browser), which expiry and the cap call.
    */
-  perHandle?: { property: string; initializer: string; readers: Span[]; filler?: Span };
+  perHandle?: { property: string; initializer: string; closes?: boolean; readers: Span[]; filler?: Span };
 }
 
 /**

@@ -134,6 +134,7 @@ function perHandle(traced: TracedState, state: Node, relPath: RelPathOf): Pick<S
     perHandle: {
       property: property ?? 'state',
       initializer: made.getText(),
+      ...(Node.isNewExpression(made) && made.getType().getProperty('close') ? { closes: true } : {}),
       readers: inTools.map(span),
       ...(fillers.length > 0 ? { filler: span(fillers[0]) } : {}),
     },
