@@ -239,7 +239,8 @@ function endpointStateReason(plan: EndpointPlan): string {
       (dispatch
         ? `: add an open_session tool that creates it under a minted handle, a required session_handle in every tool's input schema, and look it up by that handle in the \`tools/call\` handler`
         : '') +
-      others.map(outsideToolCalls).join('')
+      others.map(outsideToolCalls).join('') +
+      (state?.noHandle ? `; mcp-migrate does not write these handles itself: ${state.noHandle}` : '')
     );
   }
   return readers.length > 0

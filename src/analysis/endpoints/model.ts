@@ -342,6 +342,8 @@ export interface SessionStateFacts {
    * `closes`: the value has `close()` (a client, a browser), which expiry and the cap call.
    */
   perHandle?: { property: string; initializer: string; closes?: boolean; readers: Span[]; filler?: Span };
+  /** Why a low-level `tools/call` handler's state cannot get handles (`updateActivity(id)` uses the whole record). */
+  noHandle?: string;
 }
 
 /**

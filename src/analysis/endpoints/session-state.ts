@@ -116,19 +116,34 @@ export function sessionStateOf(state: Node, region: Node, request: FunctionNode,
  * write's file can use, and nothing else reads it but one `initialize` handler that fills it without reading its
  * request (that code can run in open_session; one that fills it from the initialize request keeps it per session).
  */
-function perHandle(traced: TracedState, state: Node, relPath: RelPathOf): Pick<SessionStateFacts, 'perHandle'> {
+function perHandle(traced: TracedState, state: Node, relPath: RelPathOf): Pick<SessionStateFacts, 'perHandle' | 'noHandle'> {
   const file = state.getSourceFile();
   if (!traced.stored || traced.fromRequest || traced.readers.length === 0) return {};
   const inTools = traced.readers.filter((r) => handlerKind(r) === 'the `tools/call` handler');
-  const fillers = traced.readers.filter((r) => handlerKind(r) === 'the `initialize` handler' && !requestReadOf(r));
-  if (traced.readers.some((r) => r.getSourceFile() !== file) || inTools.length === 0 || fillers.length > 1) return {};
-  if (inTools.length + fillers.length !== traced.readers.length) return {};
+  if (inTools.length === 0) return {};
+  const where = (node: Node) => `\`${node.getText().split('\n')[0]}\` (${relPath(node.getSourceFile())}:${node.getStartLineNumber()})`;
+  const no = (why: string) => ({ noHandle: why });
+  const initialize = traced.readers.filter((r) => handlerKind(r) === 'the `initialize` handler');
+  const fillers = initialize.filter((r) => !requestReadOf(r));
+  const elsewhere = traced.readers.find((r) => r.getSourceFile() !== file);
+  if (elsewhere)
+    return no(
+      `${where(elsewhere)} reads it outside the file of the endpoint and its \`tools/call\` handler, where a handle would not reach it`,
+    );
+  const other = traced.readers.find((r) => !inTools.includes(r) && !initialize.includes(r));
+  if (other) return no(`${where(other)} reads it outside \`tools/call\` and \`initialize\`, where no handle arrives`);
+  // (an `initialize` handler that fills it from its request has its own reason)
+  if (fillers.length !== initialize.length) return {};
+  if (fillers.length > 1) return no('more than one `initialize` handler fills it');
+  const used = traced.lookups.find((lookup) => returnedProperty(lookup) === null);
+  if (used) return no(`${where(used)} uses the stored record itself, not one value of it that a handle could hold`);
   const returned = new Set(traced.lookups.map(returnedProperty));
-  if (returned.size !== 1 || returned.has(null)) return {};
+  if (returned.size !== 1) return no(`its readers return different values of the stored record (${[...returned].join(', ')})`);
   const [property] = [...returned] as Array<string | undefined>;
   const value = unwrapExpression(traced.stored.value);
   const made = property === undefined ? value : recordProperty(value, property);
-  if (!made || !madeFromModuleNames(made, file)) return {};
+  if (!made || !madeFromModuleNames(made, file))
+    return no(`the value (\`${(made ?? value).getText().split('\n')[0]}\`) is not made afresh from names its tools/call file can use`);
   const span = (r: Node) => spanOf(r, relPath);
   return {
     perHandle: {
