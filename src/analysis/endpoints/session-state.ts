@@ -125,13 +125,16 @@ function perHandle(traced: TracedState, state: Node, relPath: RelPathOf): Pick<S
   const no = (why: string) => ({ noHandle: why });
   const initialize = traced.readers.filter((r) => handlerKind(r) === 'the `initialize` handler');
   const fillers = initialize.filter((r) => !requestReadOf(r));
-  const elsewhere = traced.readers.find((r) => r.getSourceFile() !== file);
+  // The endpoint file's readers first: a reader there (a health route summing every session's state) says more than an
+  // accessor elsewhere.
+  const readers = [...traced.readers].sort((a, b) => Number(a.getSourceFile() !== file) - Number(b.getSourceFile() !== file));
+  const other = readers.find((r) => !inTools.includes(r) && !initialize.includes(r));
+  if (other) return no(`${where(other)} reads it outside \`tools/call\` and \`initialize\`, where no handle arrives`);
+  const elsewhere = readers.find((r) => r.getSourceFile() !== file);
   if (elsewhere)
     return no(
       `${where(elsewhere)} reads it outside the file of the endpoint and its \`tools/call\` handler, where a handle would not reach it`,
     );
-  const other = traced.readers.find((r) => !inTools.includes(r) && !initialize.includes(r));
-  if (other) return no(`${where(other)} reads it outside \`tools/call\` and \`initialize\`, where no handle arrives`);
   // (an `initialize` handler that fills it from its request has its own reason)
   if (fillers.length !== initialize.length) return {};
   if (fillers.length > 1) return no('more than one `initialize` handler fills it');
