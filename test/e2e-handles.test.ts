@@ -1,7 +1,8 @@
 // End-to-end proof for the explicit-handle rewrite (`apply --unsafe`): a server that kept carts by
 // `extra.sessionId` and notes in a per-session factory now keeps them behind a handle that survives across
 // requests served by different fresh server instances, and rejects an unknown handle with a tool error; a resource
-// the per-session factory opened belongs to the handle, which closes it when it expires (both targets).
+// the per-session factory opened belongs to the handle, which closes it when it expires; a low-level `tools/call`
+// dispatcher reads its per-session board by handle (both targets).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -127,6 +128,54 @@ describe('apply --unsafe: session state becomes explicit handles', () => {
       await disposeFixture(dir);
     });
   }
+
+  for (const target of ['2025-11-25', '2026-07-28'] as const)
+    it(`f-low-level-board (${target}): a low-level tools/call dispatcher keeps its board by handle across fresh servers; open_session fills it as initialize did`, async () => {
+      const { dir, manifest } = await prepareFixture('f-low-level-board');
+      const result = apply({ paths: [dir], cwd: dir, allowDirty: true, unsafe: true, target });
+      expect(result.problems).toEqual([]);
+      expect(result.findings.filter((f) => f.ruleId === 'session-state' || f.severity === 'error')).toEqual([]);
+      const migrated = fs.readFileSync(path.join(dir, 'src', 'server.ts'), 'utf8');
+      expect(migrated).not.toMatch(/directory\.open\(|directory\.boardOf\(|sessionIdGenerator: \(\)/);
+
+      await compileFixture(dir);
+      const server = await bootFixture(dir, manifest);
+      running.push(server);
+      const url = new URL('/mcp', server.url);
+
+      const first = await connect(url);
+      const tools = (await first.listTools()).tools;
+      expect(tools[0]?.name).toBe('open_session');
+      for (const tool of tools.slice(1)) expect(tool.inputSchema.required, tool.name).toContain('session_handle');
+      expect(tools.find((t) => t.name === 'pin_card')?.inputSchema.required).toEqual(['title', 'session_handle']);
+      const handle = text(await first.callTool({ name: 'open_session', arguments: {} }));
+      expect(handle).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      expect(text(await first.callTool({ name: 'pin_card', arguments: { title: 'draft', session_handle: handle } }))).toContain(
+        'the board has 2 card(s)',
+      );
+      await first.close();
+
+      // A new connection, fresh servers: the second step finds the first step's board by handle alone.
+      const second = await connect(url);
+      expect(text(await second.callTool({ name: 'pin_card', arguments: { title: 'review', session_handle: handle } }))).toContain(
+        'the board has 3 card(s)',
+      );
+      // The standing card came from the initialize code that open_session now runs for each new board.
+      expect(text(await second.callTool({ name: 'show_board', arguments: { session_handle: handle } }))).toBe(
+        'Board: standup | draft | review',
+      );
+      const otherHandle = text(await second.callTool({ name: 'open_session', arguments: {} }));
+      expect(text(await second.callTool({ name: 'show_board', arguments: { session_handle: otherHandle } }))).toBe('Board: standup');
+      const unknown = (await second.callTool({ name: 'show_board', arguments: { session_handle: 'not-a-handle' } })) as ToolResult;
+      expect(unknown.isError).toBe(true);
+      expect(text(unknown)).toContain('call open_session');
+      await second.close();
+
+      const again = apply({ paths: [dir], cwd: dir, allowDirty: true, unsafe: true, target });
+      expect(again.changes).toEqual([]);
+      await server.stop();
+      await disposeFixture(dir);
+    });
 
   it('without --unsafe the stateful tools are listed as manual and marked with the handle recipe, not rewritten', async () => {
     const { dir } = await prepareFixture('f-session-cart');

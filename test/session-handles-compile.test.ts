@@ -1,12 +1,18 @@
-// Handles that compile: every TypeScript output of the session-handles transform type-checks (strict) against the
-// v1 SDK and zod in this repository's node_modules — no half-applied handle, no undefined `sessionHandleState`.
+// Handles that compile: every TypeScript output of the session-handles and low-level-handles transforms type-checks
+// (strict) against the v1 SDK and zod in this repository's node_modules — no half-applied handle, no undefined
+// `sessionHandleState`.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Project, ts } from 'ts-morph';
 
-const DIR = path.resolve(__dirname, '..', 'fixtures', 'session-handles');
-const outputs = fs.readdirSync(DIR).filter((file) => file.endsWith('.output.ts'));
+const FIXTURES = path.resolve(__dirname, '..', 'fixtures');
+const outputs = ['session-handles', 'low-level-handles'].flatMap((transform) =>
+  fs
+    .readdirSync(path.join(FIXTURES, transform))
+    .filter((file) => file.endsWith('.output.ts'))
+    .map((file) => path.join(FIXTURES, transform, file)),
+);
 
 /** Type errors per output file, from one strict program over all of them. */
 function typeErrorsByFile(files: string[]): Map<string, string[]> {
@@ -33,17 +39,19 @@ function typeErrorsByFile(files: string[]): Map<string, string[]> {
 
 describe('session-handles outputs type-check', () => {
   it('has outputs to check, including every handler shape', () => {
-    expect(outputs).toEqual(expect.arrayContaining(['handler-shapes.output.ts', 'named-handlers.output.ts']));
+    expect(outputs.map((output) => path.basename(output))).toEqual(
+      expect.arrayContaining(['handler-shapes.output.ts', 'named-handlers.output.ts', 'dispatch-table.output.ts']),
+    );
   });
   it('every output type-checks (strict)', () => {
-    const errors = typeErrorsByFile(outputs.map((output) => path.join(DIR, output)));
+    const errors = typeErrorsByFile(outputs);
     expect(errors.size).toBe(outputs.length);
     for (const [file, list] of errors) expect(list, path.basename(file)).toEqual([]);
   });
   it('a refused file references no handle store', () => {
     for (const output of outputs) {
-      const text = fs.readFileSync(path.join(DIR, output), 'utf8');
-      if (/sessionHandleState\(/.test(text)) expect(text, output).toMatch(/function sessionHandleState\(/);
+      const text = fs.readFileSync(output, 'utf8');
+      if (/sessionHandleState\(/.test(text)) expect(text, path.basename(output)).toMatch(/function sessionHandleState\(/);
     }
   });
 });

@@ -11,6 +11,7 @@ import agentsHandler, * as agentsMeta from './agents-handler';
 import bindLocalhost, * as bindMeta from './bind-localhost';
 import idempotencyHints, * as hintsMeta from './idempotency-hints';
 import sessionHandles, * as handlesMeta from './session-handles';
+import lowLevelHandles, * as lowLevelMeta from './low-level-handles';
 
 export interface TransformModule {
   id: string;
@@ -37,6 +38,8 @@ export const transforms: readonly TransformModule[] = [
   { id: bindMeta.id, rules: bindMeta.rules, level: 'unsafe', run: bindLocalhost },
   // A stdio bridge that hands raw messages to one child becomes an ordinary server forwarding to it.
   { id: bridgeMeta.id, rules: bridgeMeta.rules, level: 'auto', plans: true, run: stdioBridge },
+  // Before the endpoint: a low-level server's per-session state moves behind handles, so the endpoint can go stateless.
+  { id: lowLevelMeta.id, rules: lowLevelMeta.rules, level: 'unsafe', run: lowLevelHandles },
   // Every MCP endpoint, whole or not at all, from the analysis's plan: in place, guarded, on the target's SDK.
   { id: endpointMeta.id, rules: endpointMeta.rules, level: 'auto', plans: true, run: migrateEndpoint },
   // Servers built on MCP frameworks: their own transport options, from the plans the analysis put on the findings.

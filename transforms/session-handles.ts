@@ -13,7 +13,7 @@ import { appendProperty, originalText } from './lib/source-edit';
 import { HANDLE_ARG, handleStoreCode, openToolCode, type StoreVariable } from './lib/handle-store';
 import { addMarker } from './lib/markers';
 import type { Finding } from '../src/model';
-import { endpointPlanOf, type EndpointPlan } from '../src/analysis/endpoints/model';
+import { endpointPlanOf, type EndpointPlan, type SessionStateFacts } from '../src/analysis/endpoints/model';
 
 export const id = 'session-handles';
 export const rules = ['session-state'];
@@ -158,6 +158,8 @@ function rewrite(context: TransformContext, anchors: Finding[]): true | string |
   const stray = anchors.find((a) => /sessionId/.test(a.message) && !tools.some((t) => t.sessionReads.includes(a)));
   if (stray)
     return `the session id is read outside a tool handler (line ${stray.line}); pass the handle to that code by hand, then migrate`;
+  if (root.find(j.FunctionDeclaration, { id: { name: 'sessionHandleState' } }).size() > 0)
+    return "this file already keeps state behind handles (`sessionHandleState`, written for its low-level `tools/call` handler); move these tools' state into that store by hand";
   const factoryStatement = registrationStatement(tools[0].call, context);
   if (!factoryStatement) return 'tool registrations are not statements in a block; add an explicit handle argument by hand';
   // Every use of a moved variable must be inside a stateful tool's handler (which reads it from the handle's state),
@@ -237,12 +239,24 @@ function endpointStateReason(plan: EndpointPlan): string {
       (dispatch
         ? `: add an open_session tool that creates it under a minted handle, a required session_handle in every tool's input schema, and look it up by that handle in the \`tools/call\` handler`
         : '') +
-      (others.length ? `; ${others.map((r) => r.in).join(', ')} reads it outside any tool call, where no handle arrives` : '')
+      others.map(outsideToolCalls).join('') +
+      (state?.noHandle ? `; mcp-migrate does not write these handles itself: ${state.noHandle}` : '')
     );
   }
   return readers.length > 0
     ? `the state is read back by session id at ${readers.map(where).join(', ')}, not in a tool registration of this file; add an explicit handle argument there by hand`
     : 'no tool registration in this file reads this session state; add an explicit handle argument by hand';
+}
+
+/**
+ * A low-level handler other than `tools/call` that reads the state (`initialize` filling it): code that reads nothing of
+ * its request could move into open_session; code that fills it from its request cannot, since no tool call carries that.
+ */
+function outsideToolCalls(reader: SessionStateFacts['readers'][number]): string {
+  const where = `${reader.in} (${reader.file}:${reader.line})`;
+  return reader.request
+    ? `; ${where} fills it from that request (\`${reader.request}\`), which no tool call carries, so open_session cannot create it the same way: take those values as open_session arguments, or read them from configuration, by hand`
+    : `; ${where} reads it outside any tool call, where no handle arrives, and reads nothing of its request: move that code into open_session`;
 }
 
 /**

@@ -98,10 +98,7 @@ export function openToolCode(options: {
   quote: 'single' | 'double';
 }): string {
   const q = (t: string) => (options.quote === 'double' ? `"${t.replace(/"/g, '\\"')}"` : `'${t.replace(/'/g, "\\'")}'`);
-  const description = q(
-    `Start a session and get a handle for the tools that keep state between calls (${options.tools.join(', ')}). Pass it to them as ${HANDLE_ARG}. A handle expires 1 hour after its last use.`,
-  );
-  const annotations = `{ readOnlyHint: false, idempotentHint: false, destructiveHint: false }`;
+  const description = q(openToolDescription(`the tools that keep state between calls (${options.tools.join(', ')})`));
   const callback = `async () => ({ content: [{ type: ${q('text')}, text: openSessionHandle() }] })`;
   if (options.form === 'registerTool') {
     return [
@@ -109,11 +106,83 @@ export function openToolCode(options: {
       `  ${q(OPEN_TOOL)},`,
       `  {`,
       `    description: ${description},`,
-      `    annotations: ${annotations},`,
+      `    annotations: ${OPEN_TOOL_ANNOTATIONS},`,
       `  },`,
       `  ${callback},`,
       `);`,
     ].join('\n');
   }
-  return `${options.server}.tool(${q(OPEN_TOOL)}, ${description}, ${annotations}, ${callback});`;
+  return `${options.server}.tool(${q(OPEN_TOOL)}, ${description}, ${OPEN_TOOL_ANNOTATIONS}, ${callback});`;
+}
+
+const OPEN_TOOL_ANNOTATIONS = `{ readOnlyHint: false, idempotentHint: false, destructiveHint: false }`;
+
+function openToolDescription(tools: string): string {
+  return `Start a session and get a handle for ${tools}. Pass it to them as ${HANDLE_ARG}. A handle expires 1 hour after its last use.`;
+}
+
+/**
+ * For a low-level server (`setRequestHandler(ListToolsRequestSchema, …)`): `withSessionHandle(tools)` lists the
+ * open_session tool first and gives every listed tool a required `session_handle` argument, whatever builds the list.
+ */
+export function listedToolsCode(options: { typescript: boolean; quote: 'single' | 'double' }): string {
+  const q = (t: string) => (options.quote === 'double' ? `"${t}"` : `'${t}'`);
+  const ts = options.typescript;
+  return [
+    `/** The tools as listed, after ${OPEN_TOOL}, each with the required \`${HANDLE_ARG}\` argument. */`,
+    ts
+      ? `function withSessionHandle<T extends { inputSchema: { type: string; properties?: object; required?: readonly string[] } }>(tools: readonly T[]) {`
+      : `function withSessionHandle(tools) {`,
+    `  const open = {`,
+    `    name: ${q(OPEN_TOOL)},`,
+    `    description: ${q(openToolDescription('every other tool of this server'))},`,
+    `    inputSchema: { type: ${q('object')}${ts ? ' as const' : ''}, properties: {} },`,
+    `    annotations: ${OPEN_TOOL_ANNOTATIONS},`,
+    `  };`,
+    `  const handle = { type: ${q('string')}, description: ${q(`Handle returned by ${OPEN_TOOL}`)} };`,
+    `  return [`,
+    `    open,`,
+    `    ...tools.map((tool) => ({`,
+    `      ...tool,`,
+    `      inputSchema: {`,
+    `        ...tool.inputSchema,`,
+    `        properties: { ...tool.inputSchema.properties, ${HANDLE_ARG}: handle },`,
+    `        required: [...(tool.inputSchema.required ?? []), ${q(HANDLE_ARG)}],`,
+    `      },`,
+    `    })),`,
+    `  ];`,
+    `}`,
+  ].join('\n');
+}
+
+/**
+ * The first lines of a low-level `tools/call` handler: open_session mints a handle; any other tool takes the state of
+ * the handle it passes (the handle leaves the arguments the tools see), and an unknown one is a tool error. `fill`:
+ * code that filled a new session's state (it ran in `initialize`), which now fills a new handle's, reading it as `local`.
+ */
+export function dispatchGuardLines(options: {
+  request: string;
+  state: string;
+  quote: 'single' | 'double';
+  fill?: { local: string; property: string; lines: string[]; typescript: boolean };
+}): string[] {
+  const q = (t: string) => (options.quote === 'double' ? `"${t}"` : `'${t}'`);
+  const { request, state, fill } = options;
+  const open = fill
+    ? [
+        `if (${request}.params.name === ${q(OPEN_TOOL)}) {`,
+        `  const openedHandle = openSessionHandle();`,
+        `  const ${fill.local} = sessionHandleState(openedHandle)${fill.typescript ? '!' : ''}.${fill.property};`,
+        ...fill.lines.map((line) => (line ? `  ${line}` : line)),
+        `  return { content: [{ type: ${q('text')}, text: openedHandle }] };`,
+        `}`,
+      ]
+    : [`if (${request}.params.name === ${q(OPEN_TOOL)}) return { content: [{ type: ${q('text')}, text: openSessionHandle() }] };`];
+  return [
+    ...open,
+    `const { ${HANDLE_ARG}: sessionHandle, ...toolArguments } = ${request}.params.arguments ?? {};`,
+    `${request}.params.arguments = toolArguments;`,
+    `const ${state} = typeof sessionHandle === ${q('string')} ? sessionHandleState(sessionHandle) : undefined;`,
+    `if (!${state}) return unknownSessionHandle();`,
+  ];
 }

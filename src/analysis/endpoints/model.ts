@@ -330,9 +330,20 @@ export interface SessionStateFacts {
   /** The state made for the session (`new ClusterRegistry()`). */
   made?: string;
   /** Lookups of the store by key outside the endpoint (an accessor's callers: `registry.workspaceOf(sessionId)`). */
-  readers: Array<Span & { text: string; in?: string }>;
+  /** `request`: what the low-level request handler it sits in reads of its request (`request.params.initializationOptions`). */
+  readers: Array<Span & { text: string; in?: string; request?: string }>;
   /** The endpoint's own lookup of the store: a request that does not carry the value gets the stored one. */
   fallback?: Span & { text: string };
+  /**
+   * The state can live behind an explicit handle instead: every reader is in the write's file, in a low-level
+   * `tools/call` handler, and gets back `property` of the stored record (or the record), which `initializer` makes
+   * afresh in that file (`new Workspace()`). `readers`: every one of them in `tools/call` (the reason lists a few);
+   * `filler`: the one in an `initialize` handler that fills the state without reading its request (it moves to open_session);
+   * `closes`: the value has `close()` (a client, a browser), which expiry and the cap call.
+   */
+  perHandle?: { property: string; initializer: string; closes?: boolean; readers: Span[]; filler?: Span };
+  /** Why a low-level `tools/call` handler's state cannot get handles (`updateActivity(id)` uses the whole record). */
+  noHandle?: string;
 }
 
 /**

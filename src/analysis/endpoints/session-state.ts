@@ -4,6 +4,7 @@
 // endpoint, where it was computed from the request or made fresh; the store's lookups by key are its readers (a lookup
 // keyed by its function's parameter, like `getClusterManager(id)`, is read where that function is called), and the
 // endpoint's own lookups are what it falls back on for a request that does not carry the value.
+import * as path from 'node:path';
 import { Node, SyntaxKind, type CallExpression, type Project } from 'ts-morph';
 import { FileFacts } from '../file-facts';
 import { storeExpression, storeName } from '../stores';
@@ -94,7 +95,10 @@ function traceOnce(state: Node, region: Node, request: FunctionNode): TracedStat
 /** The state a session-keyed write keeps: the store it ends in, where the stored value comes from, and who reads it back by key. */
 export function sessionStateOf(state: Node, region: Node, request: FunctionNode, relPath: RelPathOf): SessionStateFacts {
   const traced = traceSessionState(state, region, request);
-  const describe = (reader: Node) => ({ ...spanOf(reader, relPath), text: reader.getText().split('\n')[0], in: handlerKind(reader) });
+  const describe = (reader: Node) => {
+    const request = requestReadOf(reader);
+    return { ...spanOf(reader, relPath), text: reader.getText().split('\n')[0], in: handlerKind(reader), ...(request ? { request } : {}) };
+  };
   return {
     write: traced.write === state ? undefined : traced.write.getText().split('\n')[0],
     store: traced.stored?.store.getText(),
@@ -102,7 +106,115 @@ export function sessionStateOf(state: Node, region: Node, request: FunctionNode,
     made: traced.value ? freshValue(traced.value.node) : undefined,
     readers: traced.readers.slice(0, MAX_READERS).map(describe),
     fallback: traced.fallbacks.length > 0 ? describe(traced.fallbacks[0]) : undefined,
+    ...perHandle(traced, state, relPath),
   };
+}
+
+/**
+ * State a low-level `tools/call` handler reads back by session id (`this.registry.workspaceOf(sessionId)`, an accessor
+ * returning one property of the stored record) that a handle can own instead: the value is made afresh, from names the
+ * write's file can use, and nothing else reads it but one `initialize` handler that fills it without reading its
+ * request (that code can run in open_session; one that fills it from the initialize request keeps it per session).
+ */
+function perHandle(traced: TracedState, state: Node, relPath: RelPathOf): Pick<SessionStateFacts, 'perHandle' | 'noHandle'> {
+  const file = state.getSourceFile();
+  if (!traced.stored || traced.fromRequest || traced.readers.length === 0) return {};
+  const inTools = traced.readers.filter((r) => handlerKind(r) === 'the `tools/call` handler');
+  if (inTools.length === 0) return {};
+  const where = (node: Node) => `\`${node.getText().split('\n')[0]}\` (${relPath(node.getSourceFile())}:${node.getStartLineNumber()})`;
+  const no = (why: string) => ({ noHandle: why });
+  const initialize = traced.readers.filter((r) => handlerKind(r) === 'the `initialize` handler');
+  const fillers = initialize.filter((r) => !requestReadOf(r));
+  // The endpoint file's readers first: a reader there (a health route summing every session's state) says more than an
+  // accessor elsewhere.
+  const readers = [...traced.readers].sort((a, b) => Number(a.getSourceFile() !== file) - Number(b.getSourceFile() !== file));
+  const other = readers.find((r) => !inTools.includes(r) && !initialize.includes(r));
+  if (other) return no(`${where(other)} reads it outside \`tools/call\` and \`initialize\`, where no handle arrives`);
+  const elsewhere = readers.find((r) => r.getSourceFile() !== file);
+  if (elsewhere)
+    return no(
+      `${where(elsewhere)} reads it outside the file of the endpoint and its \`tools/call\` handler, where a handle would not reach it`,
+    );
+  // (an `initialize` handler that fills it from its request has its own reason)
+  if (fillers.length !== initialize.length) return {};
+  if (fillers.length > 1) return no('more than one `initialize` handler fills it');
+  const used = traced.lookups.find((lookup) => returnedProperty(lookup) === null);
+  if (used) return no(`${where(used)} uses the stored record itself, not one value of it that a handle could hold`);
+  const returned = new Set(traced.lookups.map(returnedProperty));
+  if (returned.size !== 1) return no(`its readers return different values of the stored record (${[...returned].join(', ')})`);
+  const [property] = [...returned] as Array<string | undefined>;
+  const value = unwrapExpression(traced.stored.value);
+  const made = property === undefined ? value : recordProperty(value, property);
+  if (!made || !madeFromModuleNames(made, file))
+    return no(`the value (\`${(made ?? value).getText().split('\n')[0]}\`) is not made afresh from names its tools/call file can use`);
+  const span = (r: Node) => spanOf(r, relPath);
+  return {
+    perHandle: {
+      property: property ?? 'state',
+      initializer: made.getText(),
+      ...(Node.isNewExpression(made) && made.getType().getProperty('close') ? { closes: true } : {}),
+      readers: inTools.map(span),
+      ...(fillers.length > 0 ? { filler: span(fillers[0]) } : {}),
+    },
+  };
+}
+
+/** `return store.get(id)?.workspace`: `workspace`; `return store.get(id)`: undefined; a lookup used otherwise: null. */
+function returnedProperty(lookup: Node): string | undefined | null {
+  let node = lookup;
+  let property: string | undefined;
+  for (let parent = node.getParent(); parent; node = parent, parent = parent.getParent()) {
+    if (Node.isNonNullExpression(parent) || Node.isParenthesizedExpression(parent)) continue;
+    if (Node.isPropertyAccessExpression(parent) && parent.getExpression() === node && property === undefined) {
+      property = parent.getName();
+      continue;
+    }
+    return Node.isReturnStatement(parent) || (Node.isArrowFunction(parent) && parent.getBody() === node) ? property : null;
+  }
+  return null;
+}
+
+function recordProperty(record: Node, name: string): Node | undefined {
+  if (!Node.isObjectLiteralExpression(record)) return undefined;
+  const property = record.getProperty(name);
+  return property && Node.isPropertyAssignment(property) ? property.getInitializer() : undefined;
+}
+
+/** `new Workspace()`, `[]`, `new Map()`: every name in it is a module-level declaration or import `file` names too. */
+function madeFromModuleNames(made: Node, file: Node): boolean {
+  if (made.getDescendantsOfKind(SyntaxKind.ThisKeyword).length > 0) return false;
+  return [made, ...made.getDescendantsOfKind(SyntaxKind.Identifier)].every((id) => {
+    if (!Node.isIdentifier(id)) return true;
+    const parent = id.getParent();
+    if ((Node.isPropertyAccessExpression(parent) || Node.isPropertyAssignment(parent)) && parent.getNameNode() === id) return true;
+    const symbol = id.getSymbol();
+    const declaration = symbol?.getDeclarations()[0];
+    if (!declaration || declaration.getSourceFile().isDeclarationFile()) return isGlobal(declaration);
+    const imported = Node.isImportSpecifier(declaration) || Node.isImportClause(declaration);
+    const moduleLevel = (declaration.getParentIfKind(SyntaxKind.VariableDeclarationList)?.getParent() ?? declaration).getParent();
+    if (!imported && !Node.isSourceFile(moduleLevel)) return false;
+    const local = file.getSourceFile().getLocal(id.getText());
+    return local === symbol || (!!local && sameImport(local, symbol!));
+  });
+}
+
+/** Two imports of one name from one module (the target file imports it too, perhaps from a module left unparsed). */
+function sameImport(a: NonNullable<ReturnType<Node['getSymbol']>>, b: NonNullable<ReturnType<Node['getSymbol']>>): boolean {
+  const origin = (symbol: typeof a) => {
+    const declaration = symbol.getDeclarations()[0];
+    if (!Node.isImportSpecifier(declaration)) return undefined;
+    const from = declaration.getImportDeclaration();
+    const target =
+      from.getModuleSpecifierSourceFile()?.getFilePath() ??
+      path.resolve(path.dirname(from.getSourceFile().getFilePath()), from.getModuleSpecifierValue());
+    return `${target.replace(/\.[cm]?[jt]s$/, '')}#${declaration.getName()}`;
+  };
+  return !!origin(a) && origin(a) === origin(b);
+}
+
+/** A declaration from the standard library (`Map`, `Date`), not from a package. */
+function isGlobal(declaration: Node | undefined): boolean {
+  return !!declaration && /[\\/]typescript[\\/]lib[\\/]lib\.[^\\/]*\.d\.ts$/.test(declaration.getSourceFile().getFilePath());
 }
 
 /** `store.set(…)` and friends are the store itself, not a function to follow. */
@@ -385,6 +497,34 @@ function handlerKind(reader: Node): string | undefined {
   return holder ? `\`${holder}\`` : undefined;
 }
 
+/**
+ * What the low-level request handler around a reader (other than `tools/call`) reads of the request it answers
+ * (`request.params.initializationOptions`, or the pattern that destructures it): state filled from it can only be
+ * filled while answering that request.
+ */
+function requestReadOf(reader: Node): string | undefined {
+  const handler = registrationOf(reader, /^setRequestHandler$/);
+  if (!handler || /CallToolRequestSchema$|^['"]tools\/call['"]$/.test(handler.getArguments()[0]?.getText() ?? '')) return undefined;
+  const fn = handler.getArguments()[1];
+  const param = fn && isFunctionNode(fn) ? fn.getParameters()[0] : undefined;
+  if (!fn || !param || !Node.isParameterDeclaration(param)) return undefined;
+  const name = param.getNameNode();
+  if (!Node.isIdentifier(name)) return name.getText();
+  const symbol = name.getSymbol();
+  for (const id of fn.getDescendantsOfKind(SyntaxKind.Identifier)) {
+    if (id === name || id.getSymbol() !== symbol) continue;
+    let read: Node = id;
+    for (
+      let parent = read.getParent();
+      Node.isPropertyAccessExpression(parent) && parent.getExpression() === read;
+      parent = read.getParent()
+    )
+      read = parent;
+    return read.getText();
+  }
+  return undefined;
+}
+
 const REQUEST_METHODS: Record<string, string> = {
   CallToolRequestSchema: 'tools/call',
   ListToolsRequestSchema: 'tools/list',
@@ -409,7 +549,7 @@ export function sessionStateReason(call: string, facts: SessionStateFacts): stri
   const perRequest =
     "compute it per request, hand it to the server built for that request and have those readers take it from there (as the factory's argument; or, for auth, on 2025-11-25 `req.auth = …` before `handleRequest` reaches tools as `extra.authInfo`, and on 2026-07-28 `createMcpHandler` hands the factory `ctx.authInfo`), then drop the store";
   const fix = !facts.fromRequest
-    ? 'move it behind an explicit handle: an open_session tool creates it and the tools take the handle as an argument'
+    ? 'move it behind an explicit handle: an open_session tool creates it and the tools take the handle as a session_handle argument'
     : facts.fallback
       ? `the endpoint also falls back on the stored value (\`${facts.fallback.text.trim()}\`, ${facts.fallback.file}:${facts.fallback.line}) for requests that do not carry it, and a stateless server has nothing stored: require it on every POST, ${perRequest}`
       : `every POST carries it again: ${perRequest}`;
