@@ -2,6 +2,14 @@
 import { quoted as q } from '../../src/frameworks/code';
 
 export const GUARD_NAME = 'rejectForeignOrigin';
+
+/** The module-level names the Node guard declares: the function, and the sets of allowed origins and local hostnames. */
+export interface GuardNames {
+  guard: string;
+  origins: string;
+  hostnames: string;
+}
+export const GUARD_NAMES: GuardNames = { guard: GUARD_NAME, origins: 'mcpAllowedOrigins', hostnames: 'mcpLocalHostnames' };
 /** The Web (Request → Response) form of the guard, for hono and fetch handlers. */
 export const WEB_GUARD_NAME = 'foreignOriginResponse';
 
@@ -14,25 +22,28 @@ export function guardFunction(options: {
   checkHost: boolean;
   quote: 'single' | 'double';
   types?: { request: string; response: string };
+  /** Other names, where the file already uses these for something else. */
+  names?: GuardNames;
 }): string {
   const s = (t: string) => q(options.quote, t);
   const types = options.typescript;
+  const { guard, origins, hostnames } = options.names ?? GUARD_NAMES;
   const lines = [
     `// mcp-migrate: Streamable HTTP servers MUST validate Origin and answer a foreign one with 403 (DNS rebinding).`,
     `// Local origins are allowed; list deployed ones in MCP_ALLOWED_ORIGINS (comma-separated).`,
-    `const mcpAllowedOrigins = new Set((process.env.MCP_ALLOWED_ORIGINS ?? ${s('')}).split(${s(',')}).map((origin) => origin.trim()).filter(Boolean));`,
-    `const mcpLocalHostnames = new Set([${s('localhost')}, ${s('127.0.0.1')}, ${s('[::1]')}]);`,
+    `const ${origins} = new Set((process.env.MCP_ALLOWED_ORIGINS ?? ${s('')}).split(${s(',')}).map((origin) => origin.trim()).filter(Boolean));`,
+    `const ${hostnames} = new Set([${s('localhost')}, ${s('127.0.0.1')}, ${s('[::1]')}]);`,
     ``,
-    `function ${GUARD_NAME}(req${types ? `: ${options.types?.request ?? 'IncomingMessage'}` : ''}, res${types ? `: ${options.types?.response ?? 'ServerResponse'}` : ''})${types ? ': boolean' : ''} {`,
+    `function ${guard}(req${types ? `: ${options.types?.request ?? 'IncomingMessage'}` : ''}, res${types ? `: ${options.types?.response ?? 'ServerResponse'}` : ''})${types ? ': boolean' : ''} {`,
     `  const origin = req.headers.origin;`,
-    `  let allowed = origin === undefined || mcpAllowedOrigins.has(origin);`,
-    ...localOriginLines('mcpLocalHostnames.has', types),
+    `  let allowed = origin === undefined || ${origins}.has(origin);`,
+    ...localOriginLines(`${hostnames}.has`, types),
   ];
   if (options.checkHost) {
     lines.push(
       `  // A local server also checks Host, so a rebound DNS name cannot reach it (more names: MCP_ALLOWED_HOSTS).`,
       `  const host = (req.headers.host ?? ${s('')}).replace(/:\\d+$/, ${s('')});`,
-      `  if (allowed && !mcpLocalHostnames.has(host) && !(process.env.MCP_ALLOWED_HOSTS ?? ${s('')}).split(${s(',')}).includes(host)) allowed = false;`,
+      `  if (allowed && !${hostnames}.has(host) && !(process.env.MCP_ALLOWED_HOSTS ?? ${s('')}).split(${s(',')}).includes(host)) allowed = false;`,
     );
   }
   lines.push(
@@ -109,12 +120,12 @@ function localOriginLines(isLocal: string, types: boolean): string[] {
  * The guard for Web-standard handlers (hono, Workers, Bun, Deno): a 403 Response for a present, foreign Origin (and,
  * on a local server, a foreign Host). No `process.env`: Web runtimes may not have it, so allowed origins are a list.
  */
-export function webGuardFunction(options: { typescript: boolean; checkHost: boolean; quote: 'single' | 'double' }): string {
+export function webGuardFunction(options: { typescript: boolean; checkHost: boolean; quote: 'single' | 'double'; name?: string }): string {
   const s = (t: string) => q(options.quote, t);
   const types = options.typescript;
   const lines = [
     `// mcp-migrate: Streamable HTTP servers MUST validate Origin and answer a foreign one with 403 (DNS rebinding).`,
-    `function ${WEB_GUARD_NAME}(request${types ? ': Request' : ''})${types ? ': Response | undefined' : ''} {`,
+    `function ${options.name ?? WEB_GUARD_NAME}(request${types ? ': Request' : ''})${types ? ': Response | undefined' : ''} {`,
     `  // Local origins are allowed; add the origins of deployed browser clients to this list.`,
     `  const allowedOrigins${types ? ': string[]' : ''} = [];`,
     `  const localHostnames = [${s('localhost')}, ${s('127.0.0.1')}, ${s('[::1]')}];`,

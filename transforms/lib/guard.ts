@@ -8,7 +8,7 @@ import type { AnyNode } from './ast';
 import { placeholder } from './emit';
 import { afterImports, ensureNamedImport, ensureNamedImports } from './imports';
 import { uniqueName } from './markers';
-import { GUARD_NAME, WEB_GUARD_NAME, guardFunction, webGuardFunction } from './guard-templates';
+import { GUARD_NAME, GUARD_NAMES, WEB_GUARD_NAME, guardFunction, webGuardFunction } from './guard-templates';
 import type { RequestAccess } from '../../src/frameworks';
 
 export interface GuardContext {
@@ -34,15 +34,20 @@ export function guardStatements(guard: GuardContext, access: RequestAccess): str
 /** An expression that is true when the guard answered the request (403). */
 function nodeCheck(guard: GuardContext, req: string, res: string): string {
   if (!guard.v2) {
-    declare(guard, GUARD_NAME, () =>
+    const name = declare(guard, GUARD_NAME, (name) =>
       guardFunction({
         typescript: guard.context.typescript,
         checkHost: guard.local,
         quote: guard.context.quote,
         types: nodeTypes(guard.context),
+        names: {
+          guard: name,
+          origins: uniqueName(guard.context, GUARD_NAMES.origins),
+          hostnames: uniqueName(guard.context, GUARD_NAMES.hostnames),
+        },
       }),
     );
-    return `${GUARD_NAME}(${req}, ${res})`;
+    return `${name}(${req}, ${res})`;
   }
   const origin = declare(guard, 'mcpOriginGuard', (name) => {
     const originValidation = ensureNamedImport(guard.context, ['@modelcontextprotocol/node'], 'originValidation');
@@ -66,10 +71,10 @@ function nodeCheck(guard: GuardContext, req: string, res: string): string {
 /** An expression that is a 403 Response for a foreign Origin (or Host), else undefined. */
 function webCheck(guard: GuardContext, request: string): string {
   if (!guard.v2) {
-    declare(guard, WEB_GUARD_NAME, () =>
-      webGuardFunction({ typescript: guard.context.typescript, checkHost: guard.local, quote: guard.context.quote }),
+    const name = declare(guard, WEB_GUARD_NAME, (name) =>
+      webGuardFunction({ typescript: guard.context.typescript, checkHost: guard.local, quote: guard.context.quote, name }),
     );
-    return `${WEB_GUARD_NAME}(${request})`;
+    return `${name}(${request})`;
   }
   const server = ['@modelcontextprotocol/server'];
   const origins = declare(guard, 'mcpAllowedOrigins', (name) => {
@@ -96,10 +101,16 @@ function declare(guard: GuardContext, base: string, code: (name: string) => stri
   const known = guard.declared.get(base);
   if (known) return known;
   const { j, root } = guard.context;
+  // A guard function is the one a previous run wrote only if it checks Origin: the file may use its name otherwise.
   const existing =
-    root.find(j.FunctionDeclaration, { id: { name: base } }).size() > 0 ||
-    root.find(j.VariableDeclarator, { id: { name: base } }).size() > 0;
-  const name = existing ? base : base === GUARD_NAME || base === WEB_GUARD_NAME ? base : uniqueName(guard.context, base);
+    base === GUARD_NAME || base === WEB_GUARD_NAME
+      ? root
+          .find(j.FunctionDeclaration, { id: { name: base } })
+          .filter((p) => /\borigin\b/i.test(j(p).toSource()))
+          .size() > 0
+      : root.find(j.FunctionDeclaration, { id: { name: base } }).size() > 0 ||
+        root.find(j.VariableDeclarator, { id: { name: base } }).size() > 0;
+  const name = existing ? base : uniqueName(guard.context, base);
   guard.declared.set(base, name);
   if (existing) return name;
   const text = code(name); // (may add imports: the insertion point comes after)
