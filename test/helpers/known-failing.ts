@@ -12,8 +12,6 @@ export const KNOWN_FAILING_E2E: Record<'2025-11-25' | '2026-07-28', Record<strin
   },
   '2026-07-28': {
     'b-node-http-helper': HELPER_BODY_AND_ALIAS,
-    'c-admin-router':
-      'both createMcpHandler handlers are declared as `const mcpHandler`, the file no longer parses and both endpoints are rolled back',
   },
 };
 
@@ -23,5 +21,4 @@ const HELPER_BODY = 'the rewritten helper drops `const body = await readJson(req
 export const KNOWN_FAILING_TRANSFORMS: Record<string, string> = {
   'migrate-endpoint/2025-11-25/helper-node-http': HELPER_BODY,
   'migrate-endpoint/2026-07-28/helper-node-http': HELPER_BODY,
-  'migrate-endpoint/2026-07-28/two-endpoints-admin-router': 'the second endpoint declares `const mcpHandler` again instead of a free name',
 };
