@@ -170,6 +170,23 @@ function rewrittenDispatch(
  * else of the `initialize` handler (its request, its other locals), return nothing, and name nothing the `tools/call`
  * handler declares (open_session runs at its top); what stays in `initialize` must not use the state.
  */
+/**
+ * A statement of `initialize` can run in the `tools/call` handler's open_session branch: it does not return, awaits
+ * only where that handler is async, uses `this` only where both are arrows, and names none of `locals` (either
+ * handler's own bindings, which it would not see or would see as something else).
+ */
+function movable(j: TransformContext['j'], statement: AnyNode, handler: AnyNode, toolsHandler: AnyNode, locals: Set<string>): boolean {
+  const has = (type: Parameters<ReturnType<TransformContext['j']>['find']>[0]) =>
+    j(statement as never)
+      .find(type)
+      .size() > 0;
+  if (statement.type === 'ReturnStatement' || has(j.ReturnStatement)) return false;
+  if (has(j.AwaitExpression) && !toolsHandler.async) return false;
+  const arrows = handler.type === 'ArrowFunctionExpression' && toolsHandler.type === 'ArrowFunctionExpression';
+  if (has(j.ThisExpression) && !arrows) return false;
+  return ![...referencedNames(j, statement)].some((name) => locals.has(name));
+}
+
 function movedFill(
   context: TransformContext,
   span: Span,
@@ -206,32 +223,9 @@ function movedFill(
     .forEach((p) =>
       declaredNames({ type: 'VariableDeclaration', declarations: [p.node] } as unknown as AnyNode).forEach((n) => toolsLocals.add(n)),
     );
-  for (const statement of moved) {
-    if (
-      j(statement as never)
-        .find(j.ReturnStatement)
-        .size() > 0 ||
-      statement.type === 'ReturnStatement'
-    )
-      return undefined;
-    if (
-      j(statement as never)
-        .find(j.AwaitExpression)
-        .size() > 0 &&
-      !toolsHandler.async
-    )
-      return undefined;
-    const arrows = handler.type === 'ArrowFunctionExpression' && toolsHandler.type === 'ArrowFunctionExpression';
-    if (
-      j(statement as never)
-        .find(j.ThisExpression)
-        .size() > 0 &&
-      !arrows
-    )
-      return undefined;
-    const names = referencedNames(j, statement);
-    if ([...names].some((name) => name !== local && (handlerLocals.has(name) || toolsLocals.has(name)))) return undefined;
-  }
+  const locals = new Set([...handlerLocals, ...toolsLocals]);
+  locals.delete(local);
+  if (!moved.every((statement) => movable(j, statement, handler, toolsHandler, locals))) return undefined;
   const indent = lineIndent(context, declaration.node.start as number);
   const lines = moved.flatMap((statement) =>
     withLeadingComments(context, statement)
