@@ -1,5 +1,7 @@
 // The module-level store that replaces session state: handles minted by `open_session`, a sliding lifetime and a
 // size cap. Written out in the migrated file so the server owns (and can tune) it.
+import { quoted } from '../../src/frameworks/code';
+
 export const HANDLE_ARG = 'session_handle';
 export const OPEN_TOOL = 'open_session';
 
@@ -18,7 +20,7 @@ export function handleStoreCode(options: {
   quote: 'single' | 'double';
   randomUUID: string;
 }): string {
-  const q = (t: string) => (options.quote === 'double' ? `"${t}"` : `'${t}'`);
+  const q = (t: string) => quoted(options.quote, t);
   const ts = options.typescript;
   const lines = [
     `// mcp-migrate: session state becomes an explicit handle (spec 2026-07-28 server/tools.mdx "Stateful Tools").`,
@@ -126,7 +128,7 @@ function openToolDescription(tools: string): string {
  * open_session tool first and gives every listed tool a required `session_handle` argument, whatever builds the list.
  */
 export function listedToolsCode(options: { typescript: boolean; quote: 'single' | 'double' }): string {
-  const q = (t: string) => (options.quote === 'double' ? `"${t}"` : `'${t}'`);
+  const q = (t: string) => quoted(options.quote, t);
   const ts = options.typescript;
   return [
     `/** The tools as listed, after ${OPEN_TOOL}, each with the required \`${HANDLE_ARG}\` argument. */`,
@@ -166,7 +168,7 @@ export function dispatchGuardLines(options: {
   quote: 'single' | 'double';
   fill?: { local: string; property: string; lines: string[]; typescript: boolean };
 }): string[] {
-  const q = (t: string) => (options.quote === 'double' ? `"${t}"` : `'${t}'`);
+  const q = (t: string) => quoted(options.quote, t);
   const { request, state, fill } = options;
   const open = fill
     ? [
