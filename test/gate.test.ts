@@ -171,3 +171,42 @@ describe('TypeCheckGate: errors the project already had', () => {
     expect(result.introduced.map((e) => [e.relPath, e.line, e.code])).toEqual([['src/reply.ts', 2, 2322]]);
   });
 });
+
+describe('TypeCheckGate: a nested package that was never installed', () => {
+  // A package below the root with dependencies of its own and no node_modules would be checked against the root's
+  // packages, which its own install does not bring (a root zod 3.24 against its SDK: tsc takes gigabytes, then TS2589).
+  function nested(rootManifest: object): { root: string; change: Parameters<TypeCheckGate['check']>[0][0] } {
+    const root = scratchDir('gate');
+    made.push(root);
+    fs.writeFileSync(path.join(root, 'package.json'), JSON.stringify(rootManifest));
+    const absPath = path.join(root, 'tool', 'src', 'index.ts');
+    fs.mkdirSync(path.dirname(absPath), { recursive: true });
+    fs.writeFileSync(path.join(root, 'tool', 'package.json'), JSON.stringify({ name: 'tool', dependencies: { zod: '^4.2.0' } }));
+    fs.writeFileSync(
+      path.join(root, 'tool', 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { strict: true, module: 'nodenext', noEmit: true }, include: ['src'] }),
+    );
+    const before = `export const count: number = 1;\n`;
+    fs.writeFileSync(absPath, before);
+    return { root, change: { absPath, relPath: 'tool/src/index.ts', before, after: `export const count: number = 'one';\n` } };
+  }
+
+  it('is only re-parsed, and the report says which package to install', () => {
+    const { root, change } = nested({ name: 'app' });
+    const result = new TypeCheckGate(root).check([change]);
+    expect(result.unchecked).toEqual([
+      {
+        file: 'tool/src/index.ts',
+        reason: 'its package (tool/package.json) has no node_modules of its own (run npm install there, then apply)',
+      },
+    ]);
+    expect(result.checked).toBe(0);
+  });
+
+  it('is checked when it is a workspace of the root, whose install hoists its packages', () => {
+    const { root, change } = nested({ name: 'app', workspaces: ['tool'] });
+    const result = new TypeCheckGate(root).check([change]);
+    expect(result.unchecked).toEqual([]);
+    expect(result.introduced.map((e) => [e.relPath, e.code])).toEqual([['tool/src/index.ts', 2322]]);
+  });
+});

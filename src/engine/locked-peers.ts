@@ -5,7 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import semver from 'semver';
-import { SECTIONS, type PackageJson } from './v2-dependencies';
+import { readJson, SECTIONS, type PackageJson } from './v2-dependencies';
 
 /** One installed or locked package, at its node_modules path (`node_modules/a/node_modules/b`). */
 interface LockedPackage {
@@ -98,7 +98,7 @@ function resolve(packages: Map<string, LockedPackage>, from: string, name: strin
 /** The project's own lock (package-lock.json v2/v3 or npm-shrinkwrap.json), else its node_modules; none: undefined. */
 function readLocked(projectDir: string): { source: string; packages: Map<string, LockedPackage> } | undefined {
   for (const file of ['npm-shrinkwrap.json', 'package-lock.json']) {
-    const entries = readJson(path.join(projectDir, file))?.packages as Record<string, LockEntry> | undefined;
+    const entries = readJson<{ packages?: unknown }>(path.join(projectDir, file))?.packages as Record<string, LockEntry> | undefined;
     if (entries) return { source: file, packages: fromLockEntries(entries) };
   }
   const installed = new Map<string, LockedPackage>();
@@ -161,13 +161,5 @@ function readDir(folder: string): string[] {
     return fs.readdirSync(folder);
   } catch {
     return [];
-  }
-}
-
-function readJson(file: string): (PackageJson & { packages?: unknown }) | undefined {
-  try {
-    return JSON.parse(fs.readFileSync(file, 'utf8')) as PackageJson & { packages?: unknown };
-  } catch {
-    return undefined;
   }
 }

@@ -4,7 +4,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Project, ts } from 'ts-morph';
-import { packageName } from './v2-dependencies';
+import { packageName, readJson } from './v2-dependencies';
 
 export interface TypeCheckInput {
   absPath: string;
@@ -68,7 +68,7 @@ export class TypeCheckGate {
     for (const change of changes) {
       this.originals.set(path.resolve(change.absPath), change.before);
       const config = ts.findConfigFile(path.dirname(change.absPath), ts.sys.fileExists, 'tsconfig.json');
-      const reason = uncheckedBecause(change.absPath, config ? this.config(config) : undefined);
+      const reason = uncheckedBecause(change.absPath, config ? this.config(config) : undefined, this.root);
       if (reason) unchecked.push({ file: change.relPath, reason });
       else byConfig.set(config!, [...(byConfig.get(config!) ?? []), change]);
     }
@@ -187,6 +187,7 @@ export class TypeCheckGate {
 function uncheckedBecause(
   absPath: string,
   config: { path: string; parsed: ts.ParsedCommandLine | undefined } | undefined,
+  root: string,
 ): string | undefined {
   if (!config) return 'no tsconfig.json covers it';
   // A file its nearest tsconfig does not include (tests outside `include`) is not type-checked by the project either.
@@ -195,7 +196,36 @@ function uncheckedBecause(
   if (/\.[cm]?jsx?$/.test(absPath) && !(config.parsed?.options.allowJs && config.parsed.options.checkJs))
     return 'JavaScript without checkJs';
   if (!dependenciesInstalled(config.path)) return "the project's dependencies are not installed (run npm install, then apply)";
+  const nested = uninstalledNestedPackage(absPath, root);
+  if (nested)
+    return `its package (${path.relative(root, nested).split(path.sep).join('/')}) has no node_modules of its own (run npm install there, then apply)`;
   return undefined;
+}
+
+/**
+ * The package.json of a package nested below the root that owns the file, declares dependencies, has no node_modules
+ * beside it and is no workspace of a folder above (whose install would hoist its packages): its files would be
+ * checked against the packages of the folder above, which its own install does not bring. (gitlab-mcp's `mcp-server/`
+ * against the root's zod 3.24 and SDK 1.30: tsc takes 4.9 GB and 267 s, then fails with TS2589.)
+ */
+function uninstalledNestedPackage(absPath: string, root: string): string | undefined {
+  const top = path.resolve(root);
+  for (let dir = path.dirname(path.resolve(absPath)); dir !== top && dir.startsWith(top + path.sep); dir = path.dirname(dir)) {
+    const manifest = readJson(path.join(dir, 'package.json'));
+    if (!manifest || Object.keys({ ...manifest.dependencies, ...manifest.devDependencies }).length === 0) continue;
+    if (fs.existsSync(path.join(dir, 'node_modules')) || inWorkspace(dir)) return undefined;
+    return path.join(dir, 'package.json');
+  }
+  return undefined;
+}
+
+/** A folder above `dir` declares workspaces (npm, yarn, pnpm, lerna): its install brings theirs. */
+function inWorkspace(dir: string): boolean {
+  for (let above = path.dirname(dir); path.dirname(above) !== above; above = path.dirname(above)) {
+    if (readJson<{ workspaces?: unknown }>(path.join(above, 'package.json'))?.workspaces) return true;
+    if (['pnpm-workspace.yaml', 'lerna.json'].some((file) => fs.existsSync(path.join(above, file)))) return true;
+  }
+  return false;
 }
 
 /**

@@ -62,9 +62,10 @@ export function installedPackage(name: string, fromDir: string): Installed | und
   }
 }
 
-function readJson(file: string): PackageJson | undefined {
+/** A JSON file's content, or undefined when it is missing or not JSON. */
+export function readJson<T = PackageJson>(file: string): T | undefined {
   try {
-    return JSON.parse(fs.readFileSync(file, 'utf8')) as PackageJson;
+    return JSON.parse(fs.readFileSync(file, 'utf8')) as T;
   } catch {
     return undefined;
   }
