@@ -13,6 +13,7 @@ import { afterImports, ensureNamedImport } from './lib/imports';
 import { addMarker, uniqueName } from './lib/markers';
 import { appendProperty, originalText, sourceText, lineIndentation } from './lib/source-edit';
 import { fastmcpGuardFunction } from './lib/guard-templates';
+import { freeGuardNames, ORIGIN_CHECK, writtenBefore } from './lib/guard';
 import { quoted } from '../src/frameworks/code';
 import type { FastmcpStartPlan } from '../src/analysis/mcp-frameworks/fastmcp';
 
@@ -120,14 +121,14 @@ function guardServer(context: TransformContext, plan: FastmcpStartPlan, startLin
 
 function declareGuard(context: TransformContext, plan: FastmcpStartPlan): string {
   const { j, root } = context;
-  if (root.find(j.FunctionDeclaration, { id: { name: GUARD } }).size() > 0) return GUARD;
+  if (writtenBefore(context, GUARD, ORIGIN_CHECK)) return GUARD;
   const name = uniqueName(context, GUARD);
   if (context.typescript) ensureNamedImport(context, ['node:http', 'http'], 'IncomingMessage', { typeOnly: true });
   const code = fastmcpGuardFunction({
     typescript: context.typescript,
     checkHost: plan.local,
     quote: context.quote,
-    name,
+    names: freeGuardNames(context, name),
     ssePath: plan.ssePath,
     endpoint: plan.endpoint,
   });

@@ -15,6 +15,7 @@ import { addMarker, uniqueName } from './lib/markers';
 import { babelColumn } from './lib/locate';
 import { originalText, withoutProperties } from './lib/source-edit';
 import { GUARD_NAME, guardFunction } from './lib/guard-templates';
+import { freeGuardNames, ORIGIN_CHECK, writtenBefore } from './lib/guard';
 import { jsonRpcError, quoted } from '../src/frameworks/code';
 import type { McpFrameworkPlan } from '../src/analysis/mcp-frameworks/mcp-framework';
 
@@ -92,26 +93,32 @@ function configWithoutTransport(context: TransformContext, config: AnyNode, plan
 /** The listener, declared once per file after the imports (with the Origin guard it calls). */
 function declareListener(context: TransformContext, plan: McpFrameworkPlan): string {
   const { j, root } = context;
-  if (root.find(j.FunctionDeclaration, { id: { name: LISTENER } }).size() > 0) return LISTENER;
+  if (writtenBefore(context, LISTENER, /\.handleRequest\(/)) return LISTENER;
   const name = uniqueName(context, LISTENER);
   const createServer = ensureNamedImport(context, ['node:http', 'http'], 'createServer');
   const [request, response] = context.typescript
     ? ensureNamedImports(context, ['node:http', 'http'], ['IncomingMessage', 'ServerResponse'], { typeOnly: true })
     : ['IncomingMessage', 'ServerResponse'];
-  const guard =
-    root.find(j.FunctionDeclaration, { id: { name: GUARD_NAME } }).size() > 0
-      ? []
-      : [guardFunction({ typescript: context.typescript, checkHost: plan.local, quote: context.quote, types: { request, response } }), ''];
+  const existing = writtenBefore(context, GUARD_NAME, ORIGIN_CHECK);
+  const names = existing ? undefined : freeGuardNames(context, uniqueName(context, GUARD_NAME));
+  const guard = names
+    ? [
+        guardFunction({ typescript: context.typescript, checkHost: plan.local, quote: context.quote, types: { request, response }, names }),
+        '',
+      ]
+    : [];
+  const listener = listenerCode(context, { name, guard: names?.guard ?? GUARD_NAME }, plan.serverClass, createServer);
   const body = root.find(j.Program).get('body').value as AnyNode[];
-  body.splice(
-    afterImports(body),
-    0,
-    placeholder(context, [...guard, listenerCode(context, name, plan.serverClass, createServer)].join('\n'), 'block'),
-  );
+  body.splice(afterImports(body), 0, placeholder(context, [...guard, listener].join('\n'), 'block'));
   return name;
 }
 
-function listenerCode(context: TransformContext, name: string, serverClass: string, createServer: string): string {
+function listenerCode(
+  context: TransformContext,
+  { name, guard }: { name: string; guard: string },
+  serverClass: string,
+  createServer: string,
+): string {
   const s = (t: string) => quoted(context.quote, t);
   const ts = context.typescript;
   const json = `${s('Content-Type')}: ${s('application/json')}`;
@@ -133,7 +140,7 @@ function listenerCode(context: TransformContext, name: string, serverClass: stri
     `      res.writeHead(404).end();`,
     `      return;`,
     `    }`,
-    `    if (${GUARD_NAME}(req, res)) return;`,
+    `    if (${guard}(req, res)) return;`,
     `    if (req.method !== ${s('POST')} && req.method !== ${s('OPTIONS')}) {`,
     `      res.writeHead(405, { Allow: ${s('POST')}, ${json} }).end(${error('Method not allowed.')});`,
     `      return;`,

@@ -64,12 +64,14 @@ export function fastmcpGuardFunction(options: {
   typescript: boolean;
   checkHost: boolean;
   quote: 'single' | 'double';
-  name: string;
+  /** The hook's name, and the sets' (each under another name where the file binds it). */
+  names: GuardNames;
   ssePath: string;
   endpoint: string;
 }): string {
   const s = (t: string) => q(options.quote, t);
   const types = options.typescript;
+  const { guard, origins, hostnames } = options.names;
   const json = `{ ${s('Content-Type')}: ${s('application/json')} }`;
   const error = (message: string) => `JSON.stringify({ jsonrpc: ${s('2.0')}, error: { code: -32000, message: ${s(message)} }, id: null })`;
   const lines = [
@@ -77,22 +79,22 @@ export function fastmcpGuardFunction(options: {
     `// HTTP+SSE transport at ${options.ssePath} (fastmcp has no option to turn it off): that path answers 410 here. Streamable HTTP`,
     `// servers MUST validate Origin (DNS rebinding): a foreign one gets 403. Local origins are allowed; list deployed ones`,
     `// in MCP_ALLOWED_ORIGINS (comma-separated).`,
-    `const mcpAllowedOrigins = new Set((process.env.MCP_ALLOWED_ORIGINS ?? ${s('')}).split(${s(',')}).map((origin) => origin.trim()).filter(Boolean));`,
-    `const mcpLocalHostnames = new Set([${s('localhost')}, ${s('127.0.0.1')}, ${s('[::1]')}]);`,
+    `const ${origins} = new Set((process.env.MCP_ALLOWED_ORIGINS ?? ${s('')}).split(${s(',')}).map((origin) => origin.trim()).filter(Boolean));`,
+    `const ${hostnames} = new Set([${s('localhost')}, ${s('127.0.0.1')}, ${s('[::1]')}]);`,
     ``,
-    `async function ${options.name}(req${types ? ': IncomingMessage' : ''})${types ? ': Promise<Record<string, never>>' : ''} {`,
+    `async function ${guard}(req${types ? ': IncomingMessage' : ''})${types ? ': Promise<Record<string, never>>' : ''} {`,
     `  if (new URL(req.url ?? ${s('/')}, ${s('http://localhost')}).pathname === ${s(options.ssePath)}) {`,
     `    throw new Response(${error(`The HTTP+SSE transport is gone: use POST ${options.endpoint} (Streamable HTTP).`)}, { status: 410, headers: ${json} });`,
     `  }`,
     `  const origin = req.headers.origin;`,
-    `  let allowed = origin === undefined || mcpAllowedOrigins.has(origin);`,
-    ...localOriginLines('mcpLocalHostnames.has', types),
+    `  let allowed = origin === undefined || ${origins}.has(origin);`,
+    ...localOriginLines(`${hostnames}.has`, types),
   ];
   if (options.checkHost) {
     lines.push(
       `  // A local server also checks Host, so a rebound DNS name cannot reach it (more names: MCP_ALLOWED_HOSTS).`,
       `  const host = (req.headers.host ?? ${s('')}).replace(/:\\d+$/, ${s('')});`,
-      `  if (allowed && !mcpLocalHostnames.has(host) && !(process.env.MCP_ALLOWED_HOSTS ?? ${s('')}).split(${s(',')}).includes(host)) allowed = false;`,
+      `  if (allowed && !${hostnames}.has(host) && !(process.env.MCP_ALLOWED_HOSTS ?? ${s('')}).split(${s(',')}).includes(host)) allowed = false;`,
     );
   }
   lines.push(

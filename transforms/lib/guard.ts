@@ -8,7 +8,7 @@ import type { AnyNode } from './ast';
 import { placeholder } from './emit';
 import { afterImports, ensureNamedImport, ensureNamedImports } from './imports';
 import { uniqueName } from './markers';
-import { GUARD_NAME, GUARD_NAMES, WEB_GUARD_NAME, guardFunction, webGuardFunction } from './guard-templates';
+import { GUARD_NAME, GUARD_NAMES, WEB_GUARD_NAME, guardFunction, webGuardFunction, type GuardNames } from './guard-templates';
 import type { RequestAccess } from '../../src/frameworks';
 
 export interface GuardContext {
@@ -40,11 +40,7 @@ function nodeCheck(guard: GuardContext, req: string, res: string): string {
         checkHost: guard.local,
         quote: guard.context.quote,
         types: nodeTypes(guard.context),
-        names: {
-          guard: name,
-          origins: uniqueName(guard.context, GUARD_NAMES.origins),
-          hostnames: uniqueName(guard.context, GUARD_NAMES.hostnames),
-        },
+        names: freeGuardNames(guard.context, name),
       }),
     );
     return `${name}(${req}, ${res})`;
@@ -101,13 +97,9 @@ function declare(guard: GuardContext, base: string, code: (name: string) => stri
   const known = guard.declared.get(base);
   if (known) return known;
   const { j, root } = guard.context;
-  // A guard function is the one a previous run wrote only if it checks Origin: the file may use its name otherwise.
   const existing =
     base === GUARD_NAME || base === WEB_GUARD_NAME
-      ? root
-          .find(j.FunctionDeclaration, { id: { name: base } })
-          .filter((p) => /\borigin\b/i.test(j(p).toSource()))
-          .size() > 0
+      ? writtenBefore(guard.context, base, ORIGIN_CHECK)
       : root.find(j.FunctionDeclaration, { id: { name: base } }).size() > 0 ||
         root.find(j.VariableDeclarator, { id: { name: base } }).size() > 0;
   const name = existing ? base : uniqueName(guard.context, base);
@@ -117,6 +109,32 @@ function declare(guard: GuardContext, base: string, code: (name: string) => stri
   const body = root.find(j.Program).get('body').value as AnyNode[];
   body.splice(afterImports(body), 0, placeholder(guard.context, text, 'block'));
   return name;
+}
+
+/** What every guard function mcp-migrate writes does: read the request's Origin. */
+export const ORIGIN_CHECK = /\borigin\b/i;
+
+/**
+ * A function of this name is one a previous run wrote only if its text has the sign of it: the file may use the name
+ * for something else (then the caller writes its own under another name).
+ */
+export function writtenBefore(context: TransformContext, name: string, sign: RegExp): boolean {
+  const { j, root } = context;
+  return (
+    root
+      .find(j.FunctionDeclaration, { id: { name } })
+      .filter((p) => sign.test(j(p).toSource()))
+      .size() > 0
+  );
+}
+
+/** The Node guard's module-level names (the function's chosen), each under another name where the file binds it. */
+export function freeGuardNames(context: TransformContext, guard: string): GuardNames {
+  return {
+    guard,
+    origins: uniqueName(context, GUARD_NAMES.origins),
+    hostnames: uniqueName(context, GUARD_NAMES.hostnames),
+  };
 }
 
 /** The Node types of the v1 guard's parameters, under other local names when the file already binds these. */
