@@ -2,7 +2,7 @@
 import { nodesOfKind } from './node-index';
 import { Node, SyntaxKind, type SourceFile, type Symbol as TsMorphSymbol } from 'ts-morph';
 import { resolveOrigin, type ImportOrigin } from './resolve';
-import { isMcpModule, isSdkSymbol, type SdkSymbol } from './sdk-modules';
+import { isMcpModule, isSdkSymbol, packageName, type SdkSymbol } from './sdk-modules';
 import { valueOrigins } from './values';
 import { routeCalls, type RouteCall } from './routes';
 import { toolRegistrations, type ToolRegistration } from './tools';
@@ -18,6 +18,7 @@ export interface ProjectFacts {
 export class FileFacts {
   private toolsCache?: ToolRegistration[];
   private importsMcpCache?: boolean;
+  private packagesCache?: string[];
   /** What each expression asked about in {@link holds} may hold: rules and endpoint analysis ask again and again. */
   private readonly originsCache = new Map<Node, ImportOrigin[]>();
   /** The same for every identifier naming one binding: a handler names its transport store many times. */
@@ -43,6 +44,20 @@ export class FileFacts {
       this.importsMcpCache = esm || cjs || reexport || handRolled;
     }
     return this.importsMcpCache;
+  }
+
+  /** The packages the file imports, re-exports or requires (bare specifiers by package name: `zod/v4` is zod), sorted. */
+  get packages(): string[] {
+    if (!this.packagesCache) {
+      const specifiers = [
+        ...this.sourceFile.getImportDeclarations().map((d) => d.getModuleSpecifierValue()),
+        ...this.sourceFile.getExportDeclarations().map((d) => d.getModuleSpecifierValue() ?? ''),
+        ...[...this.sourceFile.getFullText().matchAll(/\b(?:require|import)\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1]),
+      ];
+      const bare = specifiers.filter((s) => s !== '' && !s.startsWith('.') && !s.startsWith('/') && !s.startsWith('node:'));
+      this.packagesCache = [...new Set(bare.map(packageName))].sort();
+    }
+    return this.packagesCache;
   }
 
   origin(expression: Node): ImportOrigin | undefined {

@@ -28,6 +28,8 @@ export interface FileAnalysis {
   suppressions: Suppression[];
   /** First syntax error, when the file does not parse; no rule runs on such a file. */
   parseError?: string;
+  /** The packages the file imports (by package name): what its package.json must declare. */
+  packages?: string[];
 }
 
 export interface Analysis {
@@ -273,7 +275,7 @@ function analyzeFile(
   raw.push(...findMarkers(relPath, sourceFile));
   const suppressions = parseSuppressions(relPath, sourceFile.getFullText());
   const findings = applySuppressions(raw, suppressions, relPath);
-  return { relPath, findings, suppressions };
+  return { relPath, findings, suppressions, packages: facts.packages };
 }
 
 /** Related nodes may sit in another project file; express their path relative to the same root. */

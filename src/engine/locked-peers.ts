@@ -5,7 +5,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import semver from 'semver';
-import { readJson, SECTIONS, type PackageJson } from './v2-dependencies';
+import { SECTIONS, type PackageJson } from './v2-dependencies';
+import { readJson } from './package-files';
 
 /** One installed or locked package, at its node_modules path (`node_modules/a/node_modules/b`). */
 interface LockedPackage {
@@ -139,7 +140,7 @@ function readNodeModules(dir: string, at: string, into: Map<string, LockedPackag
   const folder = path.join(dir, at, 'node_modules');
   for (const name of packageFolders(folder)) {
     const location = at ? `${at}/node_modules/${name}` : `node_modules/${name}`;
-    const json = readJson(path.join(folder, name, 'package.json'));
+    const json = readJson<PackageJson>(path.join(folder, name, 'package.json'));
     if (!json?.version) continue;
     into.set(location, lockedPackage(location, json.name ?? name, json));
     readNodeModules(dir, location, into);

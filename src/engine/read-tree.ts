@@ -152,7 +152,8 @@ export function collectCheckResult(scanned: CollectableScan): CheckResult {
   }
   findings.push(...parseErrorFindings(scanned.problems));
   const analysed = scanned.analysis.files.map((file) => path.join(scanned.root, file.relPath));
-  findings.push(...manifestFindings(scanned.root, analysed, scanned.manifests));
+  const packages = new Map(scanned.analysis.files.map((file) => [path.join(scanned.root, file.relPath), file.packages ?? []]));
+  findings.push(...manifestFindings(scanned.root, analysed, scanned.manifests, (absPath) => packages.get(absPath) ?? []));
   const findingsByRule: Record<string, number> = {};
   for (const finding of findings) findingsByRule[finding.ruleId] = (findingsByRule[finding.ruleId] ?? 0) + 1;
   return {

@@ -4,7 +4,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Project, ts } from 'ts-morph';
-import { packageName, readJson } from './v2-dependencies';
+import { readJson, workspaceRootAbove } from './package-files';
+import { packageName } from '../analysis/sdk-modules';
+import type { PackageJson } from './v2-dependencies';
 
 export interface TypeCheckInput {
   absPath: string;
@@ -211,21 +213,12 @@ function uncheckedBecause(
 function uninstalledNestedPackage(absPath: string, root: string): string | undefined {
   const top = path.resolve(root);
   for (let dir = path.dirname(path.resolve(absPath)); dir !== top && dir.startsWith(top + path.sep); dir = path.dirname(dir)) {
-    const manifest = readJson(path.join(dir, 'package.json'));
+    const manifest = readJson<PackageJson>(path.join(dir, 'package.json'));
     if (!manifest || Object.keys({ ...manifest.dependencies, ...manifest.devDependencies }).length === 0) continue;
-    if (fs.existsSync(path.join(dir, 'node_modules')) || inWorkspace(dir)) return undefined;
+    if (fs.existsSync(path.join(dir, 'node_modules')) || workspaceRootAbove(dir)) return undefined;
     return path.join(dir, 'package.json');
   }
   return undefined;
-}
-
-/** A folder above `dir` declares workspaces (npm, yarn, pnpm, lerna): its install brings theirs. */
-function inWorkspace(dir: string): boolean {
-  for (let above = path.dirname(dir); path.dirname(above) !== above; above = path.dirname(above)) {
-    if (readJson<{ workspaces?: unknown }>(path.join(above, 'package.json'))?.workspaces) return true;
-    if (['pnpm-workspace.yaml', 'lerna.json'].some((file) => fs.existsSync(path.join(above, file)))) return true;
-  }
-  return false;
 }
 
 /**

@@ -6,6 +6,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import semver from 'semver';
 import { manifestText, V2_VERSIONS } from './sdk-v2-surface';
+import { packageName } from '../analysis/sdk-modules';
+import { readJson } from './package-files';
 
 export interface PackageJson {
   name?: string;
@@ -56,18 +58,9 @@ interface Installed {
 export function installedPackage(name: string, fromDir: string): Installed | undefined {
   for (let dir = path.resolve(fromDir); ; dir = path.dirname(dir)) {
     const candidate = path.join(dir, 'node_modules', name);
-    const json = readJson(path.join(candidate, 'package.json'));
+    const json = readJson<PackageJson>(path.join(candidate, 'package.json'));
     if (json) return { dir: fs.realpathSync(candidate), json };
     if (path.dirname(dir) === dir) return undefined;
-  }
-}
-
-/** A JSON file's content, or undefined when it is missing or not JSON. */
-export function readJson<T = PackageJson>(file: string): T | undefined {
-  try {
-    return JSON.parse(fs.readFileSync(file, 'utf8')) as T;
-  } catch {
-    return undefined;
   }
 }
 
@@ -117,12 +110,6 @@ function typedImports(dir: string): Set<string> {
   return names;
 }
 
-/** `@scope/name/sub` → `@scope/name`; `zod/v4` → `zod`. */
-export function packageName(specifier: string): string {
-  const parts = specifier.split('/');
-  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
-}
-
 /** The range a manifest declares for `name`, and where. */
 export function declared(manifest: PackageJson, name: string): { section: DependencySection; range: string } | undefined {
   for (const section of SECTIONS) {
@@ -147,6 +134,25 @@ export function v2Requirements(manifest: PackageJson, projectDir: string): Requi
     if (pkg) requirements.push(...requirementsOf(pkg));
   }
   return requirements;
+}
+
+/**
+ * What the v2 packages require that the code imports (`imports`) and the manifest does not declare: the copy the code
+ * gets is another package's, at a version the project did not choose (npm may hoist one; pnpm does not). A peer the
+ * package declares is its users' to install.
+ */
+export function undeclaredRequirements(manifest: PackageJson, projectDir: string, imports: (name: string) => boolean): Requirement[] {
+  const seen = new Set<string>();
+  return v2Requirements(manifest, projectDir).filter(({ name }) => {
+    if (seen.has(name) || declared(manifest, name) || manifest.peerDependencies?.[name] || !imports(name)) return false;
+    seen.add(name);
+    return true;
+  });
+}
+
+/** The v2 SDK packages the code imports that the manifest does not declare: npm install does not bring them for it. */
+export function undeclaredV2Packages(manifest: PackageJson, imports: (name: string) => boolean): string[] {
+  return Object.keys(V2_VERSIONS).filter((name) => imports(name) && !declared(manifest, name));
 }
 
 /** Declared ranges that admit versions outside what a v2 package requires (ranges that are not semver are left alone). */
@@ -181,10 +187,9 @@ export function satisfyRequirements(
   }
   const raised: Raise[] = [];
   let edited = text;
-  for (const requirement of v2Requirements(manifest, projectDir)) {
+  for (const requirement of undeclaredRequirements(manifest, projectDir, imports)) {
     const { name } = requirement;
-    // (a peer the package declares is its users' to install)
-    if (declared(manifest, name) || manifest.peerDependencies?.[name] || !imports(name) || !semver.validRange(requirement.range)) continue;
+    if (!semver.validRange(requirement.range)) continue;
     const to = raisedRange('*', requirement.range);
     const had = installedPackage(name, projectDir)?.json.version ?? '*';
     raised.push({ name, section: 'dependencies', declared: had, requirement, to, added: true });

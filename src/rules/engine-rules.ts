@@ -73,8 +73,10 @@ export const engineRuleMetas: readonly RuleMeta[] = [
       '(TS2769) or answers tools/list with -32603. On 2026-07-28, `apply` raises the range to the lowest one inside the requirement. ' +
       'It also reports a range that a package the project has locked (package-lock.json, else node_modules) and keeps installed ' +
       'does not accept as a peer (`ai@4` wants zod ^3 while the v2 packages need zod 4): npm install stops with ERESOLVE. `apply` ' +
-      'never writes such a manifest: it keeps the project on 2025-11-25 (`v2-deferred`).',
-    hint: 'Raise the range into what the v2 package requires, then install.',
+      'never writes such a manifest: it keeps the project on 2025-11-25 (`v2-deferred`). And it reports a v2 package, or what one ' +
+      'requires (zod), that the code imports and neither the package.json nor the workspace root above it declares: the install ' +
+      "does not bring it for the package, so the code runs on another package's copy if npm hoisted one, and on none with pnpm.",
+    hint: 'Raise the range into what the v2 package requires (add it where the code imports it undeclared), then install.',
     sources: [
       '@modelcontextprotocol/server package.json (dependencies.zod)',
       '@modelcontextprotocol/express package.json (peerDependencies)',
