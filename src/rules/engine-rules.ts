@@ -105,7 +105,7 @@ export const engineRuleMetas: readonly RuleMeta[] = [
     fix: 'manual',
     doc:
       'The v2 SDK packages need zod >= 4.2, so the v2 move raises a zod 3 range and rewrites the zod 3 API zod 4 changed ' +
-      '(one-argument `z.record`, `zodToJsonSchema` from zod-to-json-schema, which reads zod 3 schemas only and returns a wrong ' +
+      '(one-argument `z.record`, `ZodError#errors`, the `required_error` and `invalid_type_error` parameters, `zodToJsonSchema` from zod-to-json-schema, which reads zod 3 schemas only and returns a wrong ' +
       'schema for a zod 4 one). A use it cannot rewrite safely gets this marker.',
     hint: 'Rewrite the call for zod 4 as the marker says, then delete the marker.',
     sources: ['zod.dev/v4/changelog', 'zod.dev/json-schema'],

@@ -5,6 +5,8 @@ import type { API, FileInfo } from 'jscodeshift';
 import type { TransformOptions } from '../lib/context';
 import zodRecordKey, * as zodRecordKeyMeta from './zod-record-key';
 import zodToJsonSchema, * as zodToJsonSchemaMeta from './zod-to-json-schema';
+import zodErrorIssues, * as zodErrorIssuesMeta from './zod-error-issues';
+import zodErrorParams, * as zodErrorParamsMeta from './zod-error-params';
 import legacyTransportTypes, * as legacyTransportTypesMeta from './legacy-transport-types';
 import taskStoreOption, * as taskStoreOptionMeta from './task-store-option';
 import toolListType, * as toolListTypeMeta from './tool-list-type';
@@ -28,4 +30,6 @@ export const fixups: readonly FixupModule[] = [
   { id: contextDestructuringMeta.id, when: 'v2', mayApply: contextDestructuringMeta.mayApply, run: contextDestructuring },
   { id: zodRecordKeyMeta.id, when: 'zod-4', mayApply: zodRecordKeyMeta.mayApply, run: zodRecordKey },
   { id: zodToJsonSchemaMeta.id, when: 'zod-4', mayApply: zodToJsonSchemaMeta.mayApply, run: zodToJsonSchema },
+  { id: zodErrorIssuesMeta.id, when: 'zod-4', mayApply: zodErrorIssuesMeta.mayApply, run: zodErrorIssues },
+  { id: zodErrorParamsMeta.id, when: 'zod-4', mayApply: zodErrorParamsMeta.mayApply, run: zodErrorParams },
 ];
