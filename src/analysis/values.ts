@@ -55,14 +55,20 @@ function skipWrappers(node: Node): Node {
   return current;
 }
 
-/** Origins named in a type: `Map<string, A | B>` → A, B. */
-export function typeOrigins(typeNode: Node | undefined): ImportOrigin[] {
-  if (!typeNode) return [];
+/**
+ * Origins named in a type: `Map<string, A | B>` → A, B; through the project's type aliases too
+ * (`type SessionTable = Map<string, A>`, imported or not).
+ */
+export function typeOrigins(typeNode: Node | undefined, seen = new Set<Node>()): ImportOrigin[] {
+  if (!typeNode || seen.has(typeNode)) return [];
+  seen.add(typeNode);
   const refs = [typeNode, ...typeNode.getDescendants()].filter(Node.isTypeReference);
   const origins: ImportOrigin[] = [];
   for (const ref of refs) {
     const origin = resolveOrigin(ref.getTypeName());
     if (origin) origins.push(origin);
+    for (const declaration of followImport(ref.getTypeName().getSymbol())?.getDeclarations() ?? [])
+      if (Node.isTypeAliasDeclaration(declaration)) origins.push(...typeOrigins(declaration.getTypeNode(), seen));
   }
   return origins;
 }

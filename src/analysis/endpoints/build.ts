@@ -249,7 +249,8 @@ function planOf(group: DraftRegion[], relPath: RelPathOf, local: boolean): Endpo
   const machinery = new SessionMachinery(source.facts, handling(source).block);
   // (the handler rewritten in place keeps its own logging; a new endpoint does not take the stream route's)
   const inPlace = source === primary && !source.helper && source.roles.has('streamable');
-  const server = serverSourceOf(handling(source), source.facts, machinery, relPath, { carried: requestValues(source), logs: inPlace });
+  const carried = [...requestValues(source), ...servedBodies(source)];
+  const server = serverSourceOf(handling(source), source.facts, machinery, relPath, { carried, logs: inPlace });
   if (source.helper) server.source = liftedServer(server.source, source.helper, group);
   const regions = ordered.map((r) => regionPlan(r, relPath, r === primary));
   const pathNode = primary?.node.path;
@@ -375,6 +376,18 @@ function mountPrefixOf(region: RegionNode): string | undefined {
   return undefined;
 }
 
+/**
+ * The parsed bodies the region hands its transport (`transport.handleRequest(req, res, body)`): the new endpoint
+ * serves with the same one, so what computes it (`const body = await readJson(req)`) stays.
+ */
+function servedBodies(draft: DraftRegion): Node[] {
+  // (a helper's body is read under the helper's parameter names, not the route's)
+  if (draft.helper) return [];
+  return draft.sites.flatMap((s) =>
+    s.kind !== 'sse-stream' && Node.isCallExpression(s.node) && s.node.getArguments()[2] ? [s.node.getArguments()[2]] : [],
+  );
+}
+
 function regionPlan(draft: DraftRegion, relPath: RelPathOf, endpoint: boolean): Region {
   const region = draft.node;
   const params = parameterNames(region.fn);
@@ -382,9 +395,8 @@ function regionPlan(draft: DraftRegion, relPath: RelPathOf, endpoint: boolean): 
     const type = Node.isParameterDeclaration(p) ? p.getTypeNode() : undefined;
     return type ? `: ${type.getText()}` : '';
   });
-  // (a helper's body is read under the helper's parameter names, not the route's)
   const serves = draft.helper ? [] : draft.sites.filter((s) => s.kind !== 'sse-stream' && Node.isCallExpression(s.node));
-  const parsedBody = serves.map((s) => (s.node as Node & { getArguments(): Node[] }).getArguments()[2]).find((b) => !!b);
+  const parsedBody = servedBodies(draft)[0];
   const servedCatch = endpoint && serves.length === 1 ? servedCatchOf(region.fn, serves[0].node) : undefined;
   return {
     role: roleOf(draft.roles),
