@@ -271,7 +271,10 @@ function isObjectRead(call: AnyNode): boolean {
   );
 }
 
-/** The statement that iterates the store the identifier names: `for (… in|of s…)`, `s.forEach(…)`, `Object.values(s).forEach(…)`. */
+/**
+ * The statement that iterates the store the identifier names: `for (… in|of s…)`, `s.forEach(…)`,
+ * `Object.values(s).forEach(…)`, and `await Promise.allSettled(Object.values(s).map(…))` (or `Promise.all`).
+ */
 function loopOver(path: ASTPath): ASTPath | undefined {
   let iterable: ASTPath = path;
   const parent = path.parent?.node as AnyNode;
@@ -284,15 +287,29 @@ function loopOver(path: ASTPath): ASTPath | undefined {
   const holder = iterable.parent?.node as AnyNode;
   if ((holder.type === 'ForInStatement' || holder.type === 'ForOfStatement') && holder.right === iterable.node) return iterable.parent;
   const member = holder;
+  if (iterable === path || member.type !== 'MemberExpression' || member.computed || iterable.parent.parent?.node.type !== 'CallExpression')
+    return undefined;
+  const method = (member.property as AnyNode).name as string;
+  if (method === 'forEach') return statementOf(iterable.parent.parent);
+  return method === 'map' ? settledStatementOf(iterable.parent.parent) : undefined;
+}
+
+/** `Promise.all(call)` or `Promise.allSettled(call)`, awaited or not, as a whole statement: that statement. */
+function settledStatementOf(call: ASTPath): ASTPath | undefined {
+  const settle = call.parent?.node as AnyNode;
+  const callee = settle?.callee as AnyNode | undefined;
   if (
-    iterable !== path &&
-    member.type === 'MemberExpression' &&
-    !member.computed &&
-    (member.property as AnyNode).name === 'forEach' &&
-    iterable.parent.parent?.node.type === 'CallExpression'
+    settle?.type !== 'CallExpression' ||
+    (settle.arguments as AnyNode[]).length !== 1 ||
+    (settle.arguments as AnyNode[])[0] !== call.node ||
+    callee?.type !== 'MemberExpression' ||
+    (callee.object as AnyNode).type !== 'Identifier' ||
+    (callee.object as AnyNode).name !== 'Promise' ||
+    !['all', 'allSettled'].includes((callee.property as AnyNode).name as string)
   )
-    return statementOf(iterable.parent.parent);
-  return undefined;
+    return undefined;
+  const awaited = call.parent.parent?.node.type === 'AwaitExpression' ? call.parent.parent : call.parent;
+  return statementOf(awaited);
 }
 
 /** The call when it is a whole expression statement (`s.forEach(…);`, `await …` excluded: its result is used). */
