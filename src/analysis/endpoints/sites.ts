@@ -143,8 +143,10 @@ export function sessionStateCalls(facts: FileFacts, region: Node, sessionIdParam
     if (CONVERSIONS.has(callee.getText())) continue;
     const root = callee.getText().split(/[.([]/)[0];
     const name = Node.isPropertyAccessExpression(callee) ? callee.getName() : callee.getText();
-    // Logging (`logger.info(id)`, `redactSessionIdForLog(id)`) and reads (`get`, `has`, `isKnown`) are not state.
-    if (LOGGING.test(root) || /log/i.test(name) || /^(?:get|has|is|find)/.test(name)) continue;
+    // Logging (`logger.info(id)`, `server.session?.logger.setAttribute('sessionId', id)`, `redactSessionIdForLog(id)`)
+    // and reads (`get`, `has`, `isKnown`) are not state.
+    const receivers = Node.isPropertyAccessExpression(callee) ? callee.getExpression().getText().split(/\??\./) : [root];
+    if (receivers.some((part) => LOGGING.test(part)) || /log/i.test(name) || /^(?:get|has|is|find)/.test(name)) continue;
     // Releasing state when the session ends (`dropCart(id)`, `contexts.delete(id)`) creates none; what created it is
     // found where it is created (here, or in tools by `session-state`).
     if (DISPOSAL.test(name)) continue;
