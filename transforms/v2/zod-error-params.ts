@@ -48,6 +48,13 @@ function fromNamespace(callee: AnyNode, namespaces: Set<string>): boolean {
   return object.type === 'Identifier' ? namespaces.has(object.name as string) : fromNamespace(object, namespaces);
 }
 
+/** A string or template literal, or a concatenation of them. */
+function isText(node: AnyNode): boolean {
+  if (node.type === 'StringLiteral' || node.type === 'TemplateLiteral' || (node.type === 'Literal' && typeof node.value === 'string'))
+    return true;
+  return node.type === 'BinaryExpression' && node.operator === '+' && isText(node.left as AnyNode) && isText(node.right as AnyNode);
+}
+
 /** The parameter object's text with its dropped parameters folded into one `error` function, or undefined. */
 function withErrorParameter(context: TransformContext, object: AnyNode): string | undefined {
   const properties = object.properties as AnyNode[];
@@ -58,7 +65,8 @@ function withErrorParameter(context: TransformContext, object: AnyNode): string 
   const dropped = properties.filter((p) => DROPPED.includes(keyOf(p) as string));
   if (dropped.length === 0 || properties.some((p) => ['error', 'errorMap'].includes(keyOf(p) as string) || p.type.includes('Spread')))
     return undefined;
-  if (dropped.some((p) => p.shorthand || p.method)) return undefined;
+  // (a message is text: `z.object({ required_error: z.string() })` is a shape with a field of that name)
+  if (dropped.some((p) => p.shorthand || p.method || !isText(p.value as AnyNode))) return undefined;
   const message = (key: string) => {
     const property = dropped.find((p) => keyOf(p) === key);
     return property ? originalText(context, property.value as AnyNode) : 'undefined';
