@@ -4,7 +4,7 @@
  * ZodError (`if (error instanceof z.ZodError) { … error.errors … }`, or the same test before `?`), `error.errors`
  * becomes `error.issues`, which zod 3 has too. Anything else named `errors` is left alone.
  */
-import type { API, FileInfo } from 'jscodeshift';
+import type { API, ASTPath, FileInfo, JSCodeshift } from 'jscodeshift';
 import { createContext, print, type TransformContext, type TransformOptions } from '../lib/context';
 import type { AnyNode } from '../lib/ast';
 import { moduleBindings, ZOD_MODULES, zodNamespaces } from './lib';
@@ -23,7 +23,7 @@ export default function transform(file: FileInfo, api: API, options: TransformOp
   const rename = (checked: string, scope: AnyNode) => {
     j(scope as never)
       .find(j.MemberExpression, { object: { type: 'Identifier', name: checked }, property: { type: 'Identifier', name: 'errors' } })
-      .filter((p) => !p.node.computed)
+      .filter((p) => !p.node.computed && !shadowed(j, p, checked, scope))
       .forEach((p) => {
         (p.node.property as unknown as AnyNode).name = 'issues';
         changed = true;
@@ -38,6 +38,31 @@ export default function transform(file: FileInfo, api: API, options: TransformOp
     if (checked) rename(checked, p.node.consequent as unknown as AnyNode);
   });
   return changed ? print(context) : undefined;
+}
+
+/** A function or block between the use and the checked scope declares its own `name` (`.catch((error) => …)`). */
+function shadowed(j: JSCodeshift, path: ASTPath, name: string, scope: AnyNode): boolean {
+  for (let at = path.parent as ASTPath | null; at && (at.node as unknown) !== scope; at = at.parent as ASTPath | null) {
+    const node = at.node as unknown as AnyNode;
+    const declares =
+      (/Function|Method/.test(node.type) && ((node.params as AnyNode[]) ?? []).some((param) => binds(j, param, name))) ||
+      (node.type === 'CatchClause' && !!node.param && binds(j, node.param as AnyNode, name)) ||
+      (node.type === 'BlockStatement' &&
+        j(node as never)
+          .find(j.VariableDeclarator)
+          .some((d) => binds(j, d.node.id as unknown as AnyNode, name)));
+    if (declares) return true;
+  }
+  return false;
+}
+
+function binds(j: JSCodeshift, pattern: AnyNode, name: string): boolean {
+  return (
+    (pattern.type === 'Identifier' && pattern.name === name) ||
+    j(pattern as never)
+      .find(j.Identifier, { name })
+      .size() > 0
+  );
 }
 
 /** Whether an expression names zod's ZodError class: `z.ZodError`, or `ZodError` imported from zod. */
