@@ -56,8 +56,8 @@ function skipWrappers(node: Node): Node {
 }
 
 /**
- * Origins named in a type: `Map<string, A | B>` → A, B; through the project's type aliases too
- * (`type SessionTable = Map<string, A>`, imported or not).
+ * Origins named in a type: `Map<string, A | B>` → A, B; through the project's type aliases and interfaces too
+ * (`type SessionTable = Map<string, A>`, `interface Session { transport: A }`, imported or not).
  */
 export function typeOrigins(typeNode: Node | undefined, seen = new Set<Node>()): ImportOrigin[] {
   if (!typeNode || seen.has(typeNode)) return [];
@@ -67,8 +67,12 @@ export function typeOrigins(typeNode: Node | undefined, seen = new Set<Node>()):
   for (const ref of refs) {
     const origin = resolveOrigin(ref.getTypeName());
     if (origin) origins.push(origin);
-    for (const declaration of followImport(ref.getTypeName().getSymbol())?.getDeclarations() ?? [])
+    for (const declaration of followImport(ref.getTypeName().getSymbol())?.getDeclarations() ?? []) {
       if (Node.isTypeAliasDeclaration(declaration)) origins.push(...typeOrigins(declaration.getTypeNode(), seen));
+      // (a record type of the project's own, as an inline `{ transport: T }` is read: its properties' types)
+      if (Node.isInterfaceDeclaration(declaration))
+        for (const property of declaration.getProperties()) origins.push(...typeOrigins(property.getTypeNode(), seen));
+    }
   }
   return origins;
 }
