@@ -84,3 +84,33 @@ describe('outputs that do not parse are never written', () => {
     expect(fs.readFileSync(file).equals(before)).toBe(true);
   });
 });
+
+describe('a file that does not parse', () => {
+  // An edit left an import without its module string: ts-morph throws on such a node, so nothing may be inferred from
+  // the file (found by the fuzz, seed 11, on f-low-level-board). The file gets a parse problem; the other file of its
+  // import group still migrates.
+  it('is reported, not crashed on, and the file that imports it still migrates', async () => {
+    const { migrateSources } = await import('../src/engine/migrate');
+    const dir = workspace('broken-import');
+    const broken = `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import {
+    await known.handleRequest(req, res, req.body);
+  StreamableHTTPServerTransport,
+} from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+export const build = () => new McpServer({ name: 'b', version: '1' });
+const transports = new Map<string, StreamableHTTPServerTransport>();
+`;
+    const sources = [
+      { relPath: 'broken.ts', absPath: path.join(dir, 'broken.ts'), text: broken },
+      {
+        relPath: 'server.ts',
+        absPath: path.join(dir, 'server.ts'),
+        text: LEGACY.replace(/\s*\/\/ mcp-migrate-ignore-next-line[^\n]*/g, ''),
+      },
+    ];
+    const migration = migrateSources(sources, { endpoint: '/mcp', target: '2025-11-25' });
+    expect(migration.outputs.get('broken.ts')).toBe(broken);
+    expect(migration.analysis.files.find((f) => f.relPath === 'broken.ts')?.parseError).toBeDefined();
+    expect(migration.outputs.get('server.ts')).toContain('sessionIdGenerator: undefined');
+  });
+});

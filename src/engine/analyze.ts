@@ -153,6 +153,10 @@ function analyzeGroup(sources: SourceInput[], rules: readonly Rule[]): GroupAnal
     const parseError = syntaxError(sourceFile);
     if (parseError) {
       files.push({ relPath: source.relPath, findings: [], suppressions: [], parseError });
+      // Out of the project: its nodes may be incomplete (an import without its module string, on which ts-morph
+      // throws), and nothing project-wide (plans, resolution, listeners) may be inferred from them.
+      project.removeSourceFile(sourceFile);
+      byRel.delete(source.relPath);
       continue;
     }
     parsed.push([source, sourceFile]);
