@@ -1,7 +1,7 @@
 // Where the server a request region connects comes from. Built in the region (`const server = createServer(token)`,
 // with the statements that compute its inputs and answer early), or shared (one instance at module level, in an
 // enclosing function, or passed in as a parameter) — then it must become a factory first, and this says how.
-import { Node, SyntaxKind, type Block, type CallExpression, type SourceFile, type Symbol as MorphSymbol } from 'ts-morph';
+import { Node, SyntaxKind, type Block, type CallExpression, type CaseClause, type SourceFile, type Symbol as MorphSymbol } from 'ts-morph';
 import type { FileFacts } from '../file-facts';
 import { resolveHandler } from '../routes';
 import type { ServerHoist, ServerSource } from './model';
@@ -240,7 +240,7 @@ function candidatesBefore(target: Node, region: RegionNode, machinery: SessionMa
   let block: Node = region.block;
   let from = region.from ?? 0;
   for (let depth = 0; depth < 12; depth++) {
-    const statements = Node.isBlock(block) ? block.getStatements().slice(from) : [];
+    const statements = Node.isBlock(block) || Node.isCaseClause(block) ? block.getStatements().slice(from) : [];
     const index = statements.findIndex((s) => contains(s, target));
     if (index < 0) return 'the server is built outside the request handler';
     candidates.push(...statements.slice(0, index));
@@ -254,9 +254,16 @@ function candidatesBefore(target: Node, region: RegionNode, machinery: SessionMa
   return 'the server is built too deep inside the handler';
 }
 
-/** The block inside `holder` that contains `target`: a try block, a plain block, or an if branch. */
-function innerBlock(holder: Node, target: Node, machinery: SessionMachinery): Block | string {
+/**
+ * The block inside `holder` that contains `target`: a try block, a plain block, an if branch, or the case of a
+ * `switch (req.method)` (`case 'POST': …`).
+ */
+function innerBlock(holder: Node, target: Node, machinery: SessionMachinery): Block | CaseClause | string {
   if (Node.isBlock(holder)) return holder;
+  if (Node.isSwitchStatement(holder) && isMethodSubject(holder.getExpression())) {
+    const clause = holder.getClauses().find((c) => contains(c, target));
+    if (clause && Node.isCaseClause(clause) && Node.isStringLiteral(clause.getExpression())) return clause;
+  }
   if (Node.isTryStatement(holder)) {
     const tryBlock = holder.getTryBlock();
     if (contains(tryBlock, target)) return tryBlock;
@@ -319,6 +326,11 @@ function runsUnconditionally(call: Node, statement: Node): boolean {
       return false;
   }
   return false;
+}
+
+/** `req.method`, `request.method`, `c.req.method`. */
+function isMethodSubject(expression: Node): boolean {
+  return /^[\w.$]+\.method$/.test(expression.getText());
 }
 
 /** `req.method === 'GET'` (and `!==`, either order), alone. */
