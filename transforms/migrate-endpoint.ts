@@ -176,11 +176,16 @@ function sharesPath(region: Region, endpoint: Region | undefined): boolean {
   return !!endpoint && !!region.path && region.path === endpoint.path && receiver(region) === receiver(endpoint);
 }
 
-/** The endpoint's path as code and for messages: the plan's, or `--endpoint` (with the stream's mount prefix). */
+/**
+ * The endpoint's path as code and for messages: the plan's, or `--endpoint` (with the stream's mount prefix). A stream
+ * route with parameters (`/t/:tenant/sse`) puts the endpoint beside it (`/t/:tenant/mcp`): what the handler reads
+ * from them (`req.params.tenant`) is still there.
+ */
 function endpointPath(edit: FileEdit, plan: EndpointPlan): { code: string; display: string } {
   if (plan.path.code || plan.path.display) return { code: plan.path.code, display: plan.path.display };
-  const path = edit.context.options.endpoint ?? DEFAULT_ENDPOINT_PATH;
   const stream = plan.regions.find((r) => r.role === 'sse-stream');
+  const parameters = stream?.pathValue && /\/:[\w$]+/.test(stream.pathValue) ? stream.pathValue.replace(/\/[^/]*$/, '') : undefined;
+  const path = joinPath(parameters, edit.context.options.endpoint ?? DEFAULT_ENDPOINT_PATH);
   const prefix = stream?.arrivals.find((a) => a.kind === 'route' && a.mountPrefix);
   return { code: quoted(edit.style.quote, path), display: joinPath(prefix?.kind === 'route' ? prefix.mountPrefix : undefined, path) };
 }
