@@ -78,6 +78,11 @@ export interface FrameworkAdapter {
   endpointParams?(params: HandlerParams): HandlerParams;
   /** Names `route` code uses that the file must import (NestJS's `Post`, `Get`, `Delete`). */
   routeImports?(params: HandlerParams): { module: string; names: string[] };
+  /**
+   * The path prefix under which this framework mounts the routes registered on `receiver` (fastify's
+   * `app.register(plugin, { prefix: '/v1' })` for the plugin's instance), when its own registration says so.
+   */
+  mountPrefix?(receiver: Node): string | undefined;
   /** The v2 app factory that validates Host and Origin, and the constructors it replaces. */
   appFactory?: { module: string; name: string; replaces: Array<{ module: string; name: string }> };
 }

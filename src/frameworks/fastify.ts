@@ -1,7 +1,9 @@
 // fastify: handlers take (request, reply); Node's objects are `request.raw` / `reply.raw`, and `reply.hijack()` tells
 // fastify that the transport writes the response itself. Answers go through `reply.code().send()`.
+import { Node, SyntaxKind } from 'ts-morph';
 import type { FrameworkAdapter } from './adapter';
 import { indent, jsonRpcError, parameterList, paramNames, quoted } from './code';
+import { likelyString } from '../analysis/routes';
 
 export const fastify: FrameworkAdapter = {
   id: 'fastify',
@@ -28,6 +30,21 @@ export const fastify: FrameworkAdapter = {
     const before = middlewares.map((m) => `${m}, `).join('');
     return [`${receiver}.${method}(${path}, ${before}async (${parameterList(params)}) => {`, ...body.map(indent), `});`];
   },
+  mountPrefix(receiver) {
+    const plugin = pluginOf(receiver);
+    if (!plugin) return undefined;
+    for (const file of receiver.getProject().getSourceFiles())
+      for (const call of file.getDescendantsOfKind(SyntaxKind.CallExpression)) {
+        const callee = call.getExpression();
+        const [registered, options] = call.getArguments();
+        if (!Node.isPropertyAccessExpression(callee) || callee.getName() !== 'register' || !registered) continue;
+        if (registered !== plugin.fn && !(plugin.name && definitionOf(registered) === plugin.name)) continue;
+        const prefix = Node.isObjectLiteralExpression(options) ? options.getProperty('prefix') : undefined;
+        const value = Node.isPropertyAssignment(prefix) ? likelyString(prefix.getInitializerOrThrow()) : undefined;
+        if (value && value !== '/') return value.replace(/\/$/, '');
+      }
+    return undefined;
+  },
   appFactory: {
     module: '@modelcontextprotocol/fastify',
     name: 'createMcpFastifyApp',
@@ -38,3 +55,23 @@ export const fastify: FrameworkAdapter = {
     ],
   },
 };
+
+/** The plugin function whose first parameter `receiver` is (`async function routes(app) {…}`), and the name it goes by. */
+function pluginOf(receiver: Node): { fn: Node; name?: Node } | undefined {
+  const declaration = receiver.getSymbol()?.getDeclarations()[0];
+  const fn = declaration?.getParent();
+  if (!Node.isParameterDeclaration(declaration) || !fn || !('getParameters' in fn)) return undefined;
+  if ((fn as Node & { getParameters(): Node[] }).getParameters()[0] !== declaration) return undefined;
+  if (Node.isFunctionDeclaration(fn)) return { fn, name: fn.getNameNode() };
+  const holder = fn.getParent();
+  return { fn, name: Node.isVariableDeclaration(holder) ? holder.getNameNode() : undefined };
+}
+
+/** The declaration name an identifier refers to, through imports. */
+function definitionOf(expression: Node): Node | undefined {
+  let symbol = expression.getSymbol();
+  if (symbol?.getDeclarations().some((d) => Node.isImportSpecifier(d) || Node.isImportClause(d)))
+    symbol = symbol.getAliasedSymbol() ?? symbol;
+  const declaration = symbol?.getDeclarations()[0];
+  return Node.isFunctionDeclaration(declaration) || Node.isVariableDeclaration(declaration) ? declaration.getNameNode() : undefined;
+}

@@ -309,7 +309,8 @@ function mountPrefix(receiver: Node): string | undefined {
       if (prefix !== undefined && prefix !== '/') return prefix.replace(/\/$/, '');
     }
   }
-  return undefined;
+  // (a framework's own mounting: fastify's `register(plugin, { prefix })`)
+  return adapters.map((adapter) => adapter.mountPrefix?.(receiver)).find((prefix) => prefix !== undefined);
 }
 
 /** The variable declaration an identifier (or `this.x`) finally refers to, through imports. */
