@@ -197,7 +197,8 @@ describe('TypeCheckGate: a nested package that was never installed', () => {
     expect(result.unchecked).toEqual([
       {
         file: 'tool/src/index.ts',
-        reason: 'its package (tool/package.json) has no node_modules of its own (run npm install there, then apply)',
+        reason:
+          'its package (tool/package.json) has no node_modules of its own (run npm install there, then apply); only its names were checked',
       },
     ]);
     expect(result.checked).toBe(0);
@@ -208,5 +209,32 @@ describe('TypeCheckGate: a nested package that was never installed', () => {
     const result = new TypeCheckGate(root).check([change]);
     expect(result.unchecked).toEqual([]);
     expect(result.introduced.map((e) => [e.relPath, e.code])).toEqual([['tool/src/index.ts', 2322]]);
+  });
+});
+
+describe('TypeCheckGate: JavaScript it cannot type-check', () => {
+  // No tsconfig, or no checkJs: the file is not type-checked, but a name its new text uses and nothing declares (a
+  // helper the rewrite dropped) would fail at run time, and nothing else would tell.
+  it('reports a name the change leaves undeclared, not one the file already used undeclared', () => {
+    const root = scratchDir('gate');
+    made.push(root);
+    const absPath = path.join(root, 'server.js');
+    const before = [
+      `const { readFile } = require('node:fs');`,
+      `async function readJson(req) { return JSON.parse(String(await readFile(req))); }`,
+      `module.exports = async (req) => ({ body: await readJson(req), flag: FEATURE_FLAG, env: process.env.HOME });`,
+      '',
+    ].join('\n');
+    fs.writeFileSync(absPath, before);
+    const after = [
+      `const { readFile } = require('node:fs');`,
+      `module.exports = async (req) => ({ body: await readJson(req), flag: FEATURE_FLAG, env: process.env.HOME });`,
+      '',
+    ].join('\n');
+    const result = new TypeCheckGate(root).check([{ absPath, relPath: 'server.js', before, after }]);
+    expect(result.introduced.map((e) => [e.relPath, e.line, e.code, e.head])).toEqual([
+      ['server.js', 2, 2304, "Cannot find name 'readJson'."],
+    ]);
+    expect(result.unchecked).toEqual([{ file: 'server.js', reason: expect.stringMatching(/; only its names were checked$/) }]);
   });
 });

@@ -36,6 +36,53 @@ export interface TypeCheckResult {
   unchecked: Array<{ file: string; reason: string }>;
 }
 
+/**
+ * The Web and Node globals servers (and the code mcp-migrate writes) use beyond ECMAScript's: the names check needs them
+ * declared, not typed (lib.dom would cost tens of megabytes per gate).
+ */
+const HOST_GLOBALS = [
+  'console',
+  'URL',
+  'URLSearchParams',
+  'Headers',
+  'Request',
+  'Response',
+  'fetch',
+  'FormData',
+  'Blob',
+  'ReadableStream',
+  'TextEncoder',
+  'TextDecoder',
+  'AbortController',
+  'AbortSignal',
+  'Event',
+  'EventTarget',
+  'crypto',
+  'performance',
+  'structuredClone',
+  'queueMicrotask',
+  'atob',
+  'btoa',
+  'setTimeout',
+  'clearTimeout',
+  'setInterval',
+  'clearInterval',
+  'setImmediate',
+  'clearImmediate',
+  'navigator',
+  'location',
+  'self',
+  'caches',
+  'WebSocket',
+  'Deno',
+  'Bun',
+]
+  .map((name) => `declare var ${name}: any;`)
+  .join('\n');
+
+/** "Cannot find name 'x'." and "Cannot find name 'x'. Did you mean 'y'?" */
+const UNDECLARED_NAME = new Set([2304, 2552]);
+
 /** Modules the migration may add that the project has not installed yet: resolved from mcp-migrate's own copy. */
 const MIGRATION_MODULES = /^@modelcontextprotocol\/(?:server|server-legacy|node|express|hono|fastify|core|client)(?:\/|$)/;
 
@@ -67,12 +114,15 @@ export class TypeCheckGate {
   check(changes: TypeCheckInput[], environment: Environment = INSTALLED): TypeCheckResult {
     const byConfig = new Map<string, TypeCheckInput[]>();
     const unchecked: TypeCheckResult['unchecked'] = [];
+    const namesOnly: TypeCheckInput[] = [];
     for (const change of changes) {
       this.originals.set(path.resolve(change.absPath), change.before);
       const config = ts.findConfigFile(path.dirname(change.absPath), ts.sys.fileExists, 'tsconfig.json');
       const reason = uncheckedBecause(change.absPath, config ? this.config(config) : undefined, this.root);
-      if (reason) unchecked.push({ file: change.relPath, reason });
-      else byConfig.set(config!, [...(byConfig.get(config!) ?? []), change]);
+      if (reason) {
+        namesOnly.push(change);
+        unchecked.push({ file: change.relPath, reason: `${reason}; only its names were checked` });
+      } else byConfig.set(config!, [...(byConfig.get(config!) ?? []), change]);
     }
     // Configs that share a project are checked in one program.
     const byProject = new Map<string, { config: string; files: string[]; texts: Map<string, string> }>();
@@ -83,7 +133,7 @@ export class TypeCheckGate {
       for (const change of group) shared.texts.set(path.resolve(change.absPath), change.after);
       byProject.set(key, shared);
     }
-    const introduced: TypeError[] = [];
+    const introduced: TypeError[] = this.undeclaredNames(namesOnly);
     let checked = 0;
     for (const { config, files, texts } of byProject.values()) {
       checked += files.length;
@@ -108,6 +158,44 @@ export class TypeCheckGate {
       );
     }
     return { introduced, checked, unchecked };
+  }
+
+  private namesProject?: Project;
+
+  /**
+   * Code the gate cannot type-check still must not lose a declaration it uses: the names each file cannot find (TS2304,
+   * TS2552) with its new text, beyond those it could not find with its old one. Imports are not resolved (an imported
+   * name is declared all the same), and Node's globals are not known: `process` or `require` are another code (TS2580),
+   * before and after alike. The files are checked together, once with each text.
+   */
+  private undeclaredNames(changes: TypeCheckInput[]): TypeError[] {
+    if (changes.length === 0) return [];
+    this.namesProject ??= new Project({
+      skipAddingFilesFromTsConfig: true,
+      compilerOptions: {
+        allowJs: true,
+        checkJs: true,
+        noEmit: true,
+        noResolve: true,
+        types: [],
+        target: ts.ScriptTarget.ES2022,
+        module: ts.ModuleKind.Preserve,
+        jsx: ts.JsxEmit.Preserve,
+        lib: ['lib.es2022.d.ts'],
+      },
+    });
+    const project = this.namesProject;
+    project.createSourceFile(path.join(this.root, '__mcp-migrate-globals.d.ts'), HOST_GLOBALS, { overwrite: true });
+    const files = changes.map((change) => path.resolve(change.absPath));
+    const names = (text: (change: TypeCheckInput) => string) => {
+      const texts = new Map(changes.map((change, index) => [files[index], text(change)]));
+      for (const [file, content] of texts) project.createSourceFile(file, content, { overwrite: true });
+      return this.diagnostics(project, files, texts).filter((e) => UNDECLARED_NAME.has(e.code));
+    };
+    const before = names((change) => change.before);
+    const after = names((change) => change.after);
+    for (const file of files) project.removeSourceFile(project.getSourceFileOrThrow(file));
+    return newErrors(before, after).map(({ absPath: _absPath, ...error }) => error);
   }
 
   private readonly configs = new Map<string, ts.ParsedCommandLine | undefined>();
