@@ -71,12 +71,17 @@ export class FileFacts {
 
   /** The value may hold an instance of this SDK class (or a container of them). */
   holds(expression: Node, symbol: SdkSymbol): boolean {
+    return this.origins(expression).some((origin) => isSdkSymbol(origin, symbol));
+  }
+
+  /** Where what the value may hold comes from, as far as the analysis can see (empty: it cannot tell). */
+  origins(expression: Node): ImportOrigin[] {
     let origins = this.originsCache.get(expression);
     if (!origins) {
       origins = this.bindingOrigins(expression) ?? valueOrigins(expression);
       this.originsCache.set(expression, origins);
     }
-    return origins.some((origin) => isSdkSymbol(origin, symbol));
+    return origins;
   }
 
   /** What a bare identifier may hold is what its binding may hold, whichever identifier names it. */

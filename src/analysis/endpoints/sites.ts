@@ -46,6 +46,8 @@ export function transportSites(facts: FileFacts): TransportSite[] {
       const callee = call.getExpression();
       if (handled.has(call) || !Node.isPropertyAccessExpression(callee) || callee.getName() !== method) continue;
       if (!/transport$/i.test(unwrapExpression(callee.getExpression()).getText())) continue;
+      // (a transport the analysis can see is not the SDK's: a class of its own, or an import that does not resolve)
+      if (facts.origins(callee.getExpression()).length > 0) continue;
       sites.push({ kind, node: call, requestArgs: call.getArguments().slice(0, 2) });
     }
   }
