@@ -36,7 +36,7 @@ export function scan(options: ScanOptions): Scan {
   const guarded: Guarded =
     plans.length > 0
       ? analyzePlans(plans, rules, read.maxFileBytes)
-      : { sources: [], restRead: [], analysis: { projects: [], files: [], sourceFile: () => undefined, endpoints: () => [] }, dropped: [] };
+      : { sources: [], restRead: [], analysis: { files: [], shape: () => undefined, endpoints: () => [] }, dropped: [] };
   const analysed = new Set(guarded.sources.map((source) => source.relPath));
   const discoveryOrder = new Map(read.prefiltered.map((file, index) => [file.relPath, index]));
   return {
