@@ -5,7 +5,7 @@ import { ts } from 'ts-morph';
 import type { FileProblem } from '../model';
 import type { Rule } from '../rules/rule';
 import { fileValidatesOrigin } from '../analysis/origin';
-import { analyzeSources, createProject, syntaxError, type Analysis, type SourceInput } from './analyze';
+import { analyzeSources, createProject, syntaxDepth, syntaxError, type Analysis, type SourceInput } from './analyze';
 import { isReadProblem, readSource, type SourceText } from './read-source';
 
 /**
@@ -90,23 +90,6 @@ function isStackOverflow(error: unknown): boolean {
   return error instanceof RangeError && /call stack/i.test(error.message);
 }
 
-/** Depth of the deepest node (the source file is level 0), walked with an explicit stack: no recursion here. */
-export function syntaxDepth(root: ts.Node): number {
-  let max = 0;
-  const nodes: ts.Node[] = [root];
-  const depths: number[] = [0];
-  while (nodes.length > 0) {
-    const node = nodes.pop()!;
-    const depth = depths.pop()!;
-    if (depth > max) max = depth;
-    ts.forEachChild(node, (child) => {
-      nodes.push(child);
-      depths.push(depth + 1);
-    });
-  }
-  return max;
-}
-
 function tooDeepProblem(file: string, depth: number): FileProblem {
   return { file, kind: 'parse', message: `too deeply nested: ${depth} levels, over the limit of ${MAX_SYNTAX_DEPTH}; skipped` };
 }
@@ -145,9 +128,8 @@ export function analyzeWithinLimits(sources: SourceInput[], rules: readonly Rule
 function deepFilesIn(analysis: Analysis): FileProblem[] {
   const problems: FileProblem[] = [];
   for (const file of analysis.files) {
-    const sourceFile = analysis.sourceFile(file.relPath);
-    if (!sourceFile || file.parseError) continue;
-    const depth = syntaxDepth(sourceFile.compilerNode);
+    const depth = analysis.shape(file.relPath)?.depth;
+    if (depth === undefined || file.parseError) continue;
     if (depth > MAX_SYNTAX_DEPTH) problems.push(tooDeepProblem(file.relPath, depth));
   }
   return problems;

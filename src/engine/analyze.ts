@@ -1,5 +1,7 @@
 // Handle stage: parse each import group of the candidate files into a ts-morph project (so imports resolve across
-// its files), run every enabled rule on every file, then apply suppressions and collect migration markers.
+// its files), run every enabled rule on every file, then apply suppressions and collect migration markers. A group's
+// project is dropped once the group is analysed: what later steps read of it (findings, endpoint plans, each file's
+// FileShape) is plain data, so an analysis holds no syntax tree and a migration's analyses cost little memory.
 import { createHash } from 'node:crypto';
 import { Project, ts, type Node, type ResolutionHostFactory, type SourceFile } from 'ts-morph';
 import type { Finding, Suppression } from '../model';
@@ -15,6 +17,8 @@ import { applySuppressions, parseSuppressions } from './suppressions';
 import { ImportGraph, isLocalSpecifier, localSpecifiers } from './import-graph';
 import { findMarkers } from './markers';
 import { emitProgress } from './progress';
+import { servesMcp } from '../analysis/serves-mcp';
+import { bindSites, type BindSite } from '../analysis/binds';
 
 export interface SourceInput {
   absPath: string;
@@ -32,12 +36,18 @@ export interface FileAnalysis {
   packages?: string[];
 }
 
+/** What steps after the analysis read of a file's syntax tree (the analysis keeps no tree). */
+export interface FileShape {
+  /** Depth of the deepest node (the source file is level 0). */
+  depth: number;
+  /** The hosts the file's listeners bind when it serves MCP (analysis/serves-mcp.ts); none when it does not. */
+  mcpListenHosts: Array<BindSite['host']>;
+}
+
 export interface Analysis {
-  /** One project per import group (see {@link analyzeSources}). */
-  projects: Project[];
   files: FileAnalysis[];
-  sourceFile(relPath: string): SourceFile | undefined;
-  /** The project's endpoint plans (computed on first use). */
+  shape(relPath: string): FileShape | undefined;
+  /** The project's endpoint plans. */
   endpoints(): EndpointPlan[];
   /** Each import group's analysis by its {@link groupKey}, with the rules it ran: what a re-analysis reuses. */
   reusable?: { rules: readonly Rule[]; groups: ReadonlyMap<string, GroupAnalysis> };
@@ -109,12 +119,11 @@ export function analyzeSources(sources: SourceInput[], rules: readonly Rule[], p
     keyed.set(key, analysed);
     return analysed;
   });
-  const byRel = new Map(groups.flatMap((group) => [...group.byRel]));
+  const shapes = new Map(groups.flatMap((group) => [...group.shapes]));
   return {
-    projects: groups.map((group) => group.project),
     files: groups.flatMap((group) => group.files).sort((a, b) => a.relPath.localeCompare(b.relPath)),
-    sourceFile: (relPath) => byRel.get(relPath),
-    endpoints: () => groups.flatMap((group) => group.endpoints()).sort((a, b) => a.id.localeCompare(b.id)),
+    shape: (relPath) => shapes.get(relPath),
+    endpoints: () => groups.flatMap((group) => group.endpoints).sort((a, b) => a.id.localeCompare(b.id)),
     reusable: { rules, groups: keyed },
   };
 }
@@ -134,10 +143,9 @@ function groupKey(group: readonly SourceInput[]): string {
 }
 
 export interface GroupAnalysis {
-  project: Project;
-  byRel: Map<string, SourceFile>;
+  shapes: Map<string, FileShape>;
   files: FileAnalysis[];
-  endpoints(): EndpointPlan[];
+  endpoints: EndpointPlan[];
 }
 
 function analyzeGroup(sources: SourceInput[], rules: readonly Rule[]): GroupAnalysis {
@@ -173,7 +181,32 @@ function analyzeGroup(sources: SourceInput[], rules: readonly Rule[]): GroupAnal
     files.push(analyzeFile(source.relPath, sourceFile, factsByFile.get(sourceFile)!, rules, relPathOf));
     emitProgress({ kind: 'analysed', file: source.relPath, done: files.length, total: sources.length });
   }
-  return { project, byRel, files, endpoints: endpointsOf };
+  const shapes = new Map([...byRel].map(([relPath, sourceFile]) => [relPath, shapeOf(sourceFile)]));
+  return { shapes, files, endpoints: endpointsOf() };
+}
+
+function shapeOf(sourceFile: SourceFile): FileShape {
+  return {
+    depth: syntaxDepth(sourceFile.compilerNode),
+    mcpListenHosts: servesMcp(sourceFile) ? bindSites(sourceFile).map((site) => site.host) : [],
+  };
+}
+
+/** Depth of the deepest node (the source file is level 0), walked with an explicit stack: no recursion here. */
+export function syntaxDepth(root: ts.Node): number {
+  let max = 0;
+  const nodes: ts.Node[] = [root];
+  const depths: number[] = [0];
+  while (nodes.length > 0) {
+    const node = nodes.pop()!;
+    const depth = depths.pop()!;
+    if (depth > max) max = depth;
+    ts.forEachChild(node, (child) => {
+      nodes.push(child);
+      depths.push(depth + 1);
+    });
+  }
+  return max;
 }
 
 /**

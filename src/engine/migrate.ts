@@ -9,8 +9,7 @@ import type { Rule } from '../rules/rule';
 import { endpointPlanOf, type EndpointPlan } from '../analysis/endpoints/model';
 import { touchedFiles } from '../analysis/file-facts';
 import { allRules } from '../rules';
-import { bindSites, LOOPBACK } from '../analysis/binds';
-import { servesMcp } from '../analysis/serves-mcp';
+import { LOOPBACK } from '../analysis/binds';
 import { transforms as allTransforms, type TransformModule } from '../../transforms';
 import { parserFor } from '../../transforms/lib/context';
 import markLeftoversRun, { id as markLeftoversId } from '../../transforms/mark-leftovers';
@@ -381,10 +380,7 @@ function rootOf(sources: SourceInput[]): string {
 
 /** true when the project's MCP code listens somewhere and every listener binds loopback; else undefined (ask per file). */
 function bindsLoopbackOnly(analysis: Analysis): true | undefined {
-  const hosts = analysis.files.flatMap((file) => {
-    const sourceFile = analysis.sourceFile(file.relPath);
-    return sourceFile && servesMcp(sourceFile) ? bindSites(sourceFile).map((site) => site.host) : [];
-  });
+  const hosts = analysis.files.flatMap((file) => analysis.shape(file.relPath)?.mcpListenHosts ?? []);
   return hosts.length > 0 && hosts.every((host) => typeof host === 'string' && LOOPBACK.has(host)) ? true : undefined;
 }
 

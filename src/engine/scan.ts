@@ -1,5 +1,5 @@
-// `scan`: the stages of read-tree.ts, then the analysis of the selected files in one project on this thread — what
-// `apply` starts from. (`check` is in check.ts: it keeps no project and may use a worker pool.)
+// `scan`: the stages of read-tree.ts, then the analysis of the selected files on this thread — what `apply` starts
+// from. (`check` is in check.ts: it may use a worker pool.)
 import type { FileProblem } from '../model';
 import type { Rule } from '../rules/rule';
 import { allRules } from '../rules';
@@ -36,7 +36,7 @@ export function scan(options: ScanOptions): Scan {
   const guarded: Guarded =
     plans.length > 0
       ? analyzePlans(plans, rules, read.maxFileBytes)
-      : { sources: [], restRead: [], analysis: { projects: [], files: [], sourceFile: () => undefined, endpoints: () => [] }, dropped: [] };
+      : { sources: [], restRead: [], analysis: { files: [], shape: () => undefined, endpoints: () => [] }, dropped: [] };
   const analysed = new Set(guarded.sources.map((source) => source.relPath));
   const discoveryOrder = new Map(read.prefiltered.map((file, index) => [file.relPath, index]));
   return {
