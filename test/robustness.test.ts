@@ -434,7 +434,7 @@ describe.concurrent('encodings and layout are kept by apply', () => {
     const again = await cli(['apply', dir, '--allow-dirty']);
     expect(again.report!.changes).toEqual([]);
     expect(again.status).toBe(0);
-  });
+  }, 180_000);
 
   // recast re-indents statements the migration does not touch (a tab in a space-indented file came out as 4 spaces);
   // print() now gives unchanged lines of the same width their original indentation back.
@@ -514,7 +514,7 @@ describe.concurrent('name hygiene', () => {
     expect(problemsOf(run)).toEqual([]);
     expect(run.report!.changes.map((c) => c.file)).toEqual(['src/index.ts']);
     await compileFixture(dir);
-  });
+  }, 180_000);
 });
 
 describe.concurrent('paths, empty input, no MCP code', () => {
