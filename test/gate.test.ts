@@ -238,3 +238,28 @@ describe('TypeCheckGate: JavaScript it cannot type-check', () => {
     expect(result.unchecked).toEqual([{ file: 'server.js', reason: expect.stringMatching(/; only its names were checked$/) }]);
   });
 });
+
+describe('TypeCheckGate: a composite project', () => {
+  // The gate's program holds the changed files and their importers, not the tsconfig's whole file list: a composite
+  // project reports every other file it reaches through imports as unlisted (TS6307). That says nothing of the change.
+  it('does not blame the change for files its program reached through imports', () => {
+    const root = scratchDir('gate');
+    made.push(root);
+    fs.writeFileSync(
+      path.join(root, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: { composite: true, strict: true, module: 'nodenext', outDir: 'out', rootDir: 'src' },
+        include: ['src'],
+      }),
+    );
+    fs.mkdirSync(path.join(root, 'src'));
+    fs.writeFileSync(path.join(root, 'src', 'util.ts'), `export const twice = (n: number): number => n * 2;\n`);
+    const absPath = path.join(root, 'src', 'index.ts');
+    const before = `import { twice } from './util.js';\nexport const four = twice(2);\n`;
+    fs.writeFileSync(absPath, before);
+    const after = `import { twice } from './util.js';\n/* mcp-migrate: session-state: a marker */\nexport const four = twice(2);\n`;
+    const result = new TypeCheckGate(root).check([{ absPath, relPath: 'src/index.ts', before, after }]);
+    expect(result.unchecked).toEqual([]);
+    expect(result.introduced).toEqual([]);
+  });
+});

@@ -37,6 +37,14 @@ export interface TypeCheckResult {
 }
 
 /**
+ * Errors about the program rather than the code: the gate builds its program from the changed files and their
+ * importers, not the tsconfig's whole file list, so a composite project reports the files it reached through imports as
+ * unlisted (TS6307), and a referenced project's missing build output (TS6305) or rootDir (TS6059) says nothing of what
+ * the migration wrote.
+ */
+const PROGRAM_SCOPE = new Set([6059, 6305, 6306, 6307, 6310]);
+
+/**
  * The Web and Node globals servers (and the code mcp-migrate writes) use beyond ECMAScript's: the names check needs them
  * declared, not typed (lib.dom would cost tens of megabytes per gate).
  */
@@ -253,7 +261,7 @@ export class TypeCheckGate {
       const sourceFile = program.getSourceFile(absPath);
       if (!sourceFile) continue;
       for (const diagnostic of [...program.getSyntacticDiagnostics(sourceFile), ...program.getSemanticDiagnostics(sourceFile)]) {
-        if (diagnostic.category !== ts.DiagnosticCategory.Error) continue;
+        if (diagnostic.category !== ts.DiagnosticCategory.Error || PROGRAM_SCOPE.has(diagnostic.code)) continue;
         const position =
           diagnostic.start !== undefined ? sourceFile.getLineAndCharacterOfPosition(diagnostic.start) : { line: 0, character: 0 };
         errors.push({
