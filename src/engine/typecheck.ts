@@ -178,7 +178,7 @@ export class TypeCheckGate {
    */
   private undeclaredNames(changes: TypeCheckInput[]): TypeError[] {
     if (changes.length === 0) return [];
-    this.namesProject ??= new Project({
+    const project = (this.namesProject ??= new Project({
       skipAddingFilesFromTsConfig: true,
       compilerOptions: {
         allowJs: true,
@@ -191,9 +191,9 @@ export class TypeCheckGate {
         jsx: ts.JsxEmit.Preserve,
         lib: ['lib.es2022.d.ts'],
       },
-    });
-    const project = this.namesProject;
-    project.createSourceFile(path.join(this.root, '__mcp-migrate-globals.d.ts'), HOST_GLOBALS, { overwrite: true });
+    }));
+    const globals = path.join(this.root, '__mcp-migrate-globals.d.ts');
+    if (!project.getSourceFile(globals)) project.createSourceFile(globals, HOST_GLOBALS);
     const files = changes.map((change) => path.resolve(change.absPath));
     const names = (text: (change: TypeCheckInput) => string) => {
       const texts = new Map(changes.map((change, index) => [files[index], text(change)]));

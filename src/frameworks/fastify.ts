@@ -4,6 +4,8 @@ import { Node, SyntaxKind } from 'ts-morph';
 import type { FrameworkAdapter } from './adapter';
 import { indent, jsonRpcError, parameterList, paramNames, quoted } from './code';
 import { likelyString } from '../analysis/routes';
+import { nodesOfKind } from '../analysis/node-index';
+import { declarationOf } from '../analysis/endpoints/spans';
 
 export const fastify: FrameworkAdapter = {
   id: 'fastify',
@@ -34,11 +36,11 @@ export const fastify: FrameworkAdapter = {
     const plugin = pluginOf(receiver);
     if (!plugin) return undefined;
     for (const file of receiver.getProject().getSourceFiles())
-      for (const call of file.getDescendantsOfKind(SyntaxKind.CallExpression)) {
+      for (const call of nodesOfKind(file, SyntaxKind.CallExpression)) {
         const callee = call.getExpression();
         const [registered, options] = call.getArguments();
         if (!Node.isPropertyAccessExpression(callee) || callee.getName() !== 'register' || !registered) continue;
-        if (registered !== plugin.fn && !(plugin.name && definitionOf(registered) === plugin.name)) continue;
+        if (registered !== plugin.fn && !(plugin.declaration && declarationOf(registered) === plugin.declaration)) continue;
         const prefix = Node.isObjectLiteralExpression(options) ? options.getProperty('prefix') : undefined;
         const value = Node.isPropertyAssignment(prefix) ? likelyString(prefix.getInitializerOrThrow()) : undefined;
         if (value && value !== '/') return value.replace(/\/$/, '');
@@ -56,22 +58,13 @@ export const fastify: FrameworkAdapter = {
   },
 };
 
-/** The plugin function whose first parameter `receiver` is (`async function routes(app) {…}`), and the name it goes by. */
-function pluginOf(receiver: Node): { fn: Node; name?: Node } | undefined {
-  const declaration = receiver.getSymbol()?.getDeclarations()[0];
-  const fn = declaration?.getParent();
-  if (!Node.isParameterDeclaration(declaration) || !fn || !('getParameters' in fn)) return undefined;
-  if ((fn as Node & { getParameters(): Node[] }).getParameters()[0] !== declaration) return undefined;
-  if (Node.isFunctionDeclaration(fn)) return { fn, name: fn.getNameNode() };
+/** The plugin function whose first parameter `receiver` is (`async function routes(app) {…}`), and its declaration. */
+function pluginOf(receiver: Node): { fn: Node; declaration?: Node } | undefined {
+  const parameter = receiver.getSymbol()?.getDeclarations()[0];
+  const fn = parameter?.getParent();
+  if (!Node.isParameterDeclaration(parameter) || !fn || !('getParameters' in fn)) return undefined;
+  if ((fn as Node & { getParameters(): Node[] }).getParameters()[0] !== parameter) return undefined;
+  if (Node.isFunctionDeclaration(fn)) return { fn, declaration: fn };
   const holder = fn.getParent();
-  return { fn, name: Node.isVariableDeclaration(holder) ? holder.getNameNode() : undefined };
-}
-
-/** The declaration name an identifier refers to, through imports. */
-function definitionOf(expression: Node): Node | undefined {
-  let symbol = expression.getSymbol();
-  if (symbol?.getDeclarations().some((d) => Node.isImportSpecifier(d) || Node.isImportClause(d)))
-    symbol = symbol.getAliasedSymbol() ?? symbol;
-  const declaration = symbol?.getDeclarations()[0];
-  return Node.isFunctionDeclaration(declaration) || Node.isVariableDeclaration(declaration) ? declaration.getNameNode() : undefined;
+  return { fn, declaration: Node.isVariableDeclaration(holder) ? holder : undefined };
 }

@@ -22,7 +22,6 @@ import {
   type Span,
 } from './model';
 import {
-  declarationOf,
   parameterDecorators,
   parameterNames,
   regionAround,
@@ -41,7 +40,7 @@ import { sessionRoutesBeside } from './session-routes';
 import { sessionStateOf, sessionStateReason, traceSessionState } from './session-state';
 import { requestCredentialsOf } from './request-credentials';
 import { readsOrigin } from '../origin';
-import { contains, isFunctionNode, spanOf, type FunctionNode, type RelPathOf } from './spans';
+import { contains, declarationOf, isFunctionNode, spanOf, type FunctionNode, type RelPathOf } from './spans';
 
 interface DraftRegion {
   /** Where the region is rewritten. */

@@ -4,9 +4,9 @@
 // server per call instead (the cache and its variable go); when something does, this names the reader.
 import { Node, SyntaxKind, type CallExpression, type Statement } from 'ts-morph';
 import type { CachedServerGetter } from './model';
-import { declarationOf } from './regions';
 import {
   contains,
+  declarationOf,
   firstLine,
   functionNameNode,
   isFunctionNode,

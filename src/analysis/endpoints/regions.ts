@@ -9,7 +9,7 @@ import { resolveOrigin } from '../resolve';
 import { adapters } from '../../frameworks';
 import { nestRoute } from '../../frameworks/nest';
 import type { FrameworkId, HttpMethod, Methods } from './model';
-import { contains, isFunctionNode, rootOf, unwrapExpression, type FunctionNode } from './spans';
+import { contains, declarationOf, isFunctionNode, rootOf, unwrapExpression, type FunctionNode } from './spans';
 
 /** What reaches a request function, on the ts-morph tree (converted to plan data later). */
 export type ArrivalNode =
@@ -311,19 +311,6 @@ function mountPrefix(receiver: Node): string | undefined {
   }
   // (a framework's own mounting: fastify's `register(plugin, { prefix })`)
   return adapters.map((adapter) => adapter.mountPrefix?.(receiver)).find((prefix) => prefix !== undefined);
-}
-
-/** The variable declaration an identifier (or `this.x`) finally refers to, through imports. */
-export function declarationOf(expression: Node): Node | undefined {
-  const node = unwrapExpression(expression);
-  const nameNode = Node.isPropertyAccessExpression(node) ? node.getNameNode() : Node.isIdentifier(node) ? node : undefined;
-  let symbol = nameNode?.getSymbol();
-  if (!symbol) return undefined;
-  if (symbol.getDeclarations().some((d) => Node.isImportSpecifier(d) || Node.isImportClause(d)))
-    symbol = symbol.getAliasedSymbol() ?? symbol;
-  const declaration = symbol.getDeclarations()[0];
-  if (Node.isExportSpecifier(declaration)) return declaration.getLocalTargetDeclarations()[0];
-  return declaration;
 }
 
 // ---- framework -------------------------------------------------------------------------------------------------

@@ -5,7 +5,7 @@ import { Node, SyntaxKind, type Block, type CallExpression, type CaseClause, typ
 import type { FileFacts } from '../file-facts';
 import { resolveHandler } from '../routes';
 import type { ServerHoist, ServerSource } from './model';
-import { declarationOf, type RegionNode } from './regions';
+import type { RegionNode } from './regions';
 import { isTestFile } from './classify';
 import { cachedGetterOf } from './cached-getter';
 import { fieldHoist } from './field-factory';
@@ -13,6 +13,7 @@ import { returnedServerOf } from './returned-server';
 import { connectCalls, type SessionMachinery } from './sites';
 import {
   contains,
+  declarationOf,
   exits,
   firstLine,
   freeIdentifiers,

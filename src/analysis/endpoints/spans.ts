@@ -177,3 +177,16 @@ export function functionNameNode(fn: FunctionNode): Node | undefined {
   const holder = fn.getParent();
   return Node.isVariableDeclaration(holder) && (holder.getInitializer() as Node | undefined) === fn ? holder.getNameNode() : undefined;
 }
+
+/** The variable declaration an identifier (or `this.x`) finally refers to, through imports. */
+export function declarationOf(expression: Node): Node | undefined {
+  const node = unwrapExpression(expression);
+  const nameNode = Node.isPropertyAccessExpression(node) ? node.getNameNode() : Node.isIdentifier(node) ? node : undefined;
+  let symbol = nameNode?.getSymbol();
+  if (!symbol) return undefined;
+  if (symbol.getDeclarations().some((d) => Node.isImportSpecifier(d) || Node.isImportClause(d)))
+    symbol = symbol.getAliasedSymbol() ?? symbol;
+  const declaration = symbol.getDeclarations()[0];
+  if (Node.isExportSpecifier(declaration)) return declaration.getLocalTargetDeclarations()[0];
+  return declaration;
+}
