@@ -436,7 +436,7 @@ export function pathGuardLiteral(statement: Node): Node | undefined {
 }
 
 /** The statement always leaves the function (`return`/`throw`, or a block ending in one). */
-function exits(statement: Node): boolean {
+export function exits(statement: Node): boolean {
   if (Node.isReturnStatement(statement) || Node.isThrowStatement(statement)) return true;
   if (Node.isBlock(statement)) {
     const last = statement.getStatements().at(-1);

@@ -3,7 +3,7 @@
 // handlers, method-named exports, calls from other handlers), which methods and path reach it and which framework
 // serves it.
 import { Node, SyntaxKind, type CallExpression, type IfStatement, type SourceFile } from 'ts-morph';
-import { conditionConstraint, likelyString, methodNamedHandler, pathGuardLiteral, resolveHandler, routeCalls } from '../routes';
+import { conditionConstraint, exits, likelyString, methodNamedHandler, pathGuardLiteral, resolveHandler, routeCalls } from '../routes';
 import { nodesOfKind } from '../node-index';
 import { resolveOrigin } from '../resolve';
 import { adapters } from '../../frameworks';
@@ -112,8 +112,21 @@ export function regionAround(node: Node, fn: FunctionNode, depth = 0): RegionNod
   for (let k = at - 1; k >= 0; k--) {
     const literal = pathGuardLiteral(statements[k]);
     if (literal) return { kind: 'after-guard', fn, block: body, from: k + 1, methods: functionMethods, path: literal, arrivals, framework };
+    // (`if (req.url === '/sse') { …; return; }` before it: the rest serves every other path, apart from that branch)
+    if (isExitingPathBranch(statements[k]))
+      return { kind: 'after-guard', fn, block: body, from: k + 1, methods: functionMethods, path: functionPath, arrivals, framework };
   }
   return { kind: 'function', fn, block: body, methods: functionMethods, path: functionPath, arrivals, framework };
+}
+
+/** `if (<path test>) { …; return; }` with no else: the statements after it never see that path. */
+function isExitingPathBranch(statement: Node): boolean {
+  return (
+    Node.isIfStatement(statement) &&
+    !statement.getElseStatement() &&
+    exits(statement.getThenStatement()) &&
+    conditionConstraint(statement.getExpression()).paths.length > 0
+  );
 }
 
 /**
