@@ -316,14 +316,18 @@ function sessionResource(variable: Node, tools: ReadonlyArray<{ name: string; ha
 
 /**
  * `const server = await createConnection(…)` from another package (not the MCP SDK, not the project), then
- * `server.connect(transport)` per connection: the package's factory decides what each server owns.
+ * `server.connect(transport)` per connection, or the server a `createMcpHandler` factory returns (what a migration to
+ * 2026-07-28 writes): the package's factory decides what each server owns.
  */
 function packageServerFactories(facts: FileFacts, sourceFile: SourceFile): Array<{ call: Node; factory: string; module: string }> {
   const found: Array<{ call: Node; factory: string; module: string }> = [];
-  for (const { server } of connectCalls(facts, sourceFile)) {
-    const declaration = server.getSymbol()?.getDeclarations()[0];
-    let init = declaration && Node.isVariableDeclaration(declaration) ? declaration.getInitializer() : undefined;
-    if (init && Node.isAwaitExpression(init)) init = init.getExpression();
+  const served = [...connectCalls(facts, sourceFile).map((c) => c.server), ...handlerFactoryResults(sourceFile)];
+  for (const server of served) {
+    let init: Node | undefined = unwrapAwait(server);
+    if (Node.isIdentifier(init)) {
+      const declaration = init.getSymbol()?.getDeclarations()[0];
+      init = declaration && Node.isVariableDeclaration(declaration) ? unwrapAwait(declaration.getInitializer()) : undefined;
+    }
     if (!init || !Node.isCallExpression(init)) continue;
     const origin = resolveOrigin(init.getExpression());
     // A package name (`@playwright/mcp`), not a project file (relative or resolved to a path) or a `node:` builtin.
@@ -331,4 +335,27 @@ function packageServerFactories(facts: FileFacts, sourceFile: SourceFile): Array
     found.push({ call: init, factory: `${origin.name}()`, module: origin.module });
   }
   return found;
+}
+
+/** What the factories handed to the SDK's `createMcpHandler` return. */
+function handlerFactoryResults(sourceFile: SourceFile): Node[] {
+  const results: Node[] = [];
+  for (const call of nodesOfKind(sourceFile, SyntaxKind.CallExpression)) {
+    const origin = resolveOrigin(call.getExpression());
+    if (origin?.name !== 'createMcpHandler' || !isMcpModule(origin.module)) continue;
+    const [factory] = call.getArguments();
+    if (!Node.isArrowFunction(factory) && !Node.isFunctionExpression(factory)) continue;
+    const body = factory.getBody();
+    if (!Node.isBlock(body)) results.push(body);
+    else
+      for (const statement of body.getStatements()) {
+        const returned = Node.isReturnStatement(statement) ? statement.getExpression() : undefined;
+        if (returned) results.push(returned);
+      }
+  }
+  return results;
+}
+
+function unwrapAwait(node: Node | undefined): Node | undefined {
+  return node && Node.isAwaitExpression(node) ? node.getExpression() : node;
 }
