@@ -2,7 +2,8 @@
 // `extra.sessionId` and notes in a per-session factory now keeps them behind a handle that survives across
 // requests served by different fresh server instances, and rejects an unknown handle with a tool error; a resource
 // the per-session factory opened belongs to the handle, which closes it when it expires; a low-level `tools/call`
-// dispatcher reads its per-session board by handle (both targets).
+// dispatcher reads its per-session board by handle; a server a package builds per session belongs to a handle,
+// behind a server per request that forwards to it (both targets).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -169,6 +170,61 @@ describe('apply --unsafe: session state becomes explicit handles', () => {
       const unknown = (await second.callTool({ name: 'show_board', arguments: { session_handle: 'not-a-handle' } })) as ToolResult;
       expect(unknown.isError).toBe(true);
       expect(text(unknown)).toContain('call open_session');
+      await second.close();
+
+      const again = apply({ paths: [dir], cwd: dir, allowDirty: true, unsafe: true, target });
+      expect(again.changes).toEqual([]);
+      await server.stop();
+      await disposeFixture(dir);
+    });
+
+  for (const target of ['2025-11-25', '2026-07-28'] as const)
+    it(`f-package-session (${target}): each handle owns a server from the package; calls reach it across fresh servers; expiry closes it`, async () => {
+      const { dir, manifest } = await prepareFixture('f-package-session');
+      const result = apply({ paths: [dir], cwd: dir, allowDirty: true, unsafe: true, target });
+      expect(result.problems).toEqual([]);
+      expect(result.findings.filter((f) => f.ruleId === 'session-state' || f.severity === 'error')).toEqual([]);
+      const entry = path.join(dir, 'src', 'index.ts');
+      const migrated = fs.readFileSync(entry, 'utf8');
+      expect(migrated).toContain('const PACKAGE_SESSION_TTL_MS = 60 * 60 * 1000;');
+      expect(migrated).not.toMatch(/SSEServerTransport|get\('sessionId'\)|connections/);
+      // Tune the generated lifetime down (as the generated comment invites) so the test can watch a handle expire.
+      fs.writeFileSync(entry, migrated.replace('const PACKAGE_SESSION_TTL_MS = 60 * 60 * 1000;', 'const PACKAGE_SESSION_TTL_MS = 1500;'));
+
+      await compileFixture(dir);
+      const server = await bootFixture(dir, manifest);
+      running.push(server);
+      const url = new URL('/mcp', server.url);
+      const opened = () => server.stderr().match(/\[gateway-pad\] opened/g) ?? [];
+
+      const first = await connect(url);
+      const tools = (await first.listTools()).tools;
+      expect(tools.map((t) => t.name)).toEqual(['open_session', 'append_line', 'read_lines']);
+      expect(tools.find((t) => t.name === 'append_line')?.inputSchema.required).toEqual(['line', 'session_handle']);
+      expect(tools.find((t) => t.name === 'read_lines')?.annotations).toMatchObject({ readOnlyHint: true });
+      expect(opened().length, 'one package server, for listing').toBe(1);
+      const handle = text(await first.callTool({ name: 'open_session', arguments: {} }));
+      expect(handle).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      expect(opened().length, 'open_session opens the handle its own package server').toBe(2);
+      expect(text(await first.callTool({ name: 'append_line', arguments: { line: 'step 1', session_handle: handle } }))).toBe('1 line(s)');
+      await first.close();
+
+      // A new connection, fresh servers: the second step reaches the first step's package server by handle alone.
+      const second = await connect(url);
+      expect(text(await second.callTool({ name: 'append_line', arguments: { line: 'step 2', session_handle: handle } }))).toBe('2 line(s)');
+      expect(text(await second.callTool({ name: 'read_lines', arguments: { session_handle: handle } }))).toBe('step 1\nstep 2');
+      const otherHandle = text(await second.callTool({ name: 'open_session', arguments: {} }));
+      expect(text(await second.callTool({ name: 'read_lines', arguments: { session_handle: otherHandle } }))).toBe('(empty)');
+      expect(opened().length).toBe(3);
+      const unknown = (await second.callTool({ name: 'read_lines', arguments: { session_handle: 'not-a-handle' } })) as ToolResult;
+      expect(unknown.isError).toBe(true);
+      expect(text(unknown)).toContain('call open_session');
+
+      expect(server.stderr()).not.toContain('[gateway-pad] closed');
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      const expired = (await second.callTool({ name: 'read_lines', arguments: { session_handle: handle } })) as ToolResult;
+      expect(expired.isError).toBe(true);
+      await expect.poll(() => server.stderr().match(/\[gateway-pad\] closed/g)?.length ?? 0, { timeout: 2000 }).toBeGreaterThan(0);
       await second.close();
 
       const again = apply({ paths: [dir], cwd: dir, allowDirty: true, unsafe: true, target });

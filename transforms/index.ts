@@ -10,6 +10,7 @@ import mcpFrameworkStateless, * as mcpFrameworkMeta from './mcp-framework-statel
 import agentsHandler, * as agentsMeta from './agents-handler';
 import bindLocalhost, * as bindMeta from './bind-localhost';
 import idempotencyHints, * as hintsMeta from './idempotency-hints';
+import packageServerHandles, * as packageServerMeta from './package-server-handles';
 import sessionHandles, * as handlesMeta from './session-handles';
 import lowLevelHandles, * as lowLevelMeta from './low-level-handles';
 
@@ -66,6 +67,8 @@ export const transforms: readonly TransformModule[] = [
     note: agentsMeta.note,
     run: agentsHandler,
   },
+  // A server a package builds per session: a handle owns one, behind a server per request that forwards to it.
+  { id: packageServerMeta.id, rules: packageServerMeta.rules, level: 'unsafe', run: packageServerHandles },
   { id: handlesMeta.id, rules: handlesMeta.rules, level: 'unsafe', run: sessionHandles },
   { id: hintsMeta.id, rules: hintsMeta.rules, level: 'auto', run: idempotencyHints },
 ];

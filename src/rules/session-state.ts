@@ -1,5 +1,14 @@
 import { nodesOfKind } from '../analysis/node-index';
-import { Node, SyntaxKind, type PropertyAccessExpression, type SourceFile, type VariableDeclaration } from 'ts-morph';
+import {
+  Node,
+  SyntaxKind,
+  ts,
+  type CallExpression,
+  type Identifier,
+  type PropertyAccessExpression,
+  type SourceFile,
+  type VariableDeclaration,
+} from 'ts-morph';
 import type { Rule } from './rule';
 import { resolveHandler, routeContextsOf, staticString } from '../analysis/routes';
 import type { ToolRegistration } from '../analysis/tools';
@@ -10,6 +19,7 @@ import { resolveOrigin } from '../analysis/resolve';
 import { isMcpModule } from '../analysis/sdk-modules';
 import type { FileFacts } from '../analysis/file-facts';
 import type { EndpointPlan, Span } from '../analysis/endpoints/model';
+import { spanOf } from '../analysis/endpoints/spans';
 import { toolAnnotationsArgument } from './idempotency-hint';
 
 const CONTEXT_PARAM = /^(?:extra|ctx|context|requestExtra|handlerExtra)$/;
@@ -129,10 +139,11 @@ export const sessionState: Rule = {
         { data: { endpoint: plan } },
       );
     }
-    for (const { call, factory, module } of packageServerFactories(facts, sourceFile)) {
+    for (const found of packageServerFactories(facts, sourceFile)) {
       report(
-        call,
-        `Session state: \`${factory}\` from \`${module}\` builds a server per connection, with whatever it owns (a browser, a client); without sessions each request gets a new one, and multi-step flows lose it.`,
+        found.call,
+        `Session state: \`${found.factory}()\` from \`${found.module}\` builds a server per connection, with whatever it owns (a browser, a client); without sessions each request gets a new one, and multi-step flows lose it.`,
+        { data: { packageServer: packageServerPlan(found, facts.relPath) } },
       );
     }
     for (const call of nodesOfKind(sourceFile, SyntaxKind.CallExpression)) {
@@ -319,22 +330,67 @@ function sessionResource(variable: Node, tools: ReadonlyArray<{ name: string; ha
  * `server.connect(transport)` per connection, or the server a `createMcpHandler` factory returns (what a migration to
  * 2026-07-28 writes): the package's factory decides what each server owns.
  */
-function packageServerFactories(facts: FileFacts, sourceFile: SourceFile): Array<{ call: Node; factory: string; module: string }> {
-  const found: Array<{ call: Node; factory: string; module: string }> = [];
+function packageServerFactories(facts: FileFacts, sourceFile: SourceFile): PackageServerCall[] {
+  const found: PackageServerCall[] = [];
   const served = [...connectCalls(facts, sourceFile).map((c) => c.server), ...handlerFactoryResults(sourceFile)];
   for (const server of served) {
     let init: Node | undefined = unwrapAwait(server);
+    let variable: VariableDeclaration | undefined;
     if (Node.isIdentifier(init)) {
       const declaration = init.getSymbol()?.getDeclarations()[0];
-      init = declaration && Node.isVariableDeclaration(declaration) ? unwrapAwait(declaration.getInitializer()) : undefined;
+      variable = declaration && Node.isVariableDeclaration(declaration) ? declaration : undefined;
+      init = unwrapAwait(variable?.getInitializer());
     }
-    if (!init || !Node.isCallExpression(init)) continue;
+    if (!init || !Node.isCallExpression(init) || found.some((f) => f.call === init)) continue;
     const origin = resolveOrigin(init.getExpression());
     // A package name (`@playwright/mcp`), not a project file (relative or resolved to a path) or a `node:` builtin.
     if (!origin || /^[./]|:/.test(origin.module) || isMcpModule(origin.module)) continue;
-    found.push({ call: init, factory: `${origin.name}()`, module: origin.module });
+    found.push({ call: init, factory: origin.name, module: origin.module, variable });
   }
   return found;
+}
+
+interface PackageServerCall {
+  call: CallExpression;
+  factory: string;
+  module: string;
+  /** The variable that holds the server (`const server = await createConnection(…)`), if any. */
+  variable?: VariableDeclaration;
+}
+
+/**
+ * What `--unsafe` needs to give each handle its own package server: the call, the names its arguments take from
+ * the function around it (a handle's server is opened outside any request), and what the code does with the server
+ * besides (each member used on its variable; `*` for any other use).
+ */
+function packageServerPlan(found: PackageServerCall, relPath: string) {
+  const argumentNames = found.call.getArguments().flatMap((a) => [a, ...a.getDescendantsOfKind(SyntaxKind.Identifier)]);
+  const requestNames = [...new Set(argumentNames.filter((n) => Node.isIdentifier(n) && declaredInFunction(n)).map((n) => n.getText()))];
+  const uses = new Set<string>();
+  const symbol = found.variable?.getNameNode().getSymbol();
+  const scope = found.variable?.getFirstAncestor((a) => Node.isBlock(a) || Node.isSourceFile(a));
+  for (const identifier of scope?.getDescendantsOfKind(SyntaxKind.Identifier) ?? []) {
+    if (identifier === found.variable?.getNameNode() || identifier.getSymbol() !== symbol) continue;
+    const parent = identifier.getParent();
+    uses.add(Node.isPropertyAccessExpression(parent) && parent.getExpression() === identifier ? parent.getName() : '*');
+  }
+  return {
+    factory: found.factory,
+    module: found.module,
+    call: spanOf(found.call, () => relPath),
+    requestNames,
+    uses: [...uses].sort(),
+  };
+}
+
+/** A value the identifier reads is declared inside a function (not at module level, not a property's name). */
+function declaredInFunction(identifier: Identifier): boolean {
+  const parent = identifier.getParent();
+  if ((Node.isPropertyAssignment(parent) || Node.isPropertyAccessExpression(parent)) && parent.getNameNode() === identifier) return false;
+  const symbol = Node.isShorthandPropertyAssignment(parent)
+    ? identifier.getProject().getTypeChecker().compilerObject.getShorthandAssignmentValueSymbol(parent.compilerNode)
+    : identifier.getSymbol()?.compilerSymbol;
+  return (symbol?.getDeclarations() ?? []).some((d) => ts.findAncestor(d, (a) => ts.isFunctionLike(a)) !== undefined);
 }
 
 /** What the factories handed to the SDK's `createMcpHandler` return. */

@@ -6,7 +6,7 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
-import { cp, mkdir, readFile, rm } from 'node:fs/promises';
+import { cp, mkdir, readFile, rm, symlink } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 
@@ -56,6 +56,8 @@ export interface FixtureManifest {
   worker?: boolean;
   /** The targets `apply` migrates it on (default: both); on the others it leaves an error marker that says why. */
   migratesOn?: Array<'2025-11-25' | '2026-07-28'>;
+  /** Packages from fixtures/packages/ it imports: linked into the copy's node_modules (never scanned as its code). */
+  packages?: string[];
 }
 
 export interface MigratedExpectations {
@@ -110,6 +112,7 @@ function findRepoRoot(): string {
 
 export const REPO_ROOT = findRepoRoot();
 export const FIXTURES_DIR = path.join(REPO_ROOT, 'fixtures', 'servers');
+export const FIXTURE_PACKAGES_DIR = path.join(REPO_ROOT, 'fixtures', 'packages');
 export const DEFAULT_DEST_ROOT = path.join(REPO_ROOT, '.tmp', 'fixtures');
 
 export async function readManifest(dir: string): Promise<FixtureManifest> {
@@ -147,7 +150,12 @@ export async function prepareFixture(name: string, opts: { destRoot?: string } =
       return base !== 'node_modules' && base !== 'dist';
     },
   });
-  return { dir, manifest: await readManifest(dir) };
+  const manifest = await readManifest(dir);
+  for (const name of manifest.packages ?? []) {
+    await mkdir(path.join(dir, 'node_modules'), { recursive: true });
+    await symlink(path.join(FIXTURE_PACKAGES_DIR, name), path.join(dir, 'node_modules', name), 'dir');
+  }
+  return { dir, manifest };
 }
 
 /** `npm install` of a fixture's own runtime dependencies (through the npm cache), for fixtures that `installs`. */

@@ -188,3 +188,121 @@ export function dispatchGuardLines(options: {
     `if (!${state}) return unknownSessionHandle();`,
   ];
 }
+
+/** Names the package-session store declares at module level. */
+export const PACKAGE_SESSION_NAMES = [
+  'PACKAGE_SESSION_TTL_MS',
+  'PACKAGE_SESSION_LIMIT',
+  'PACKAGE_CALL_TIMEOUT_MS',
+  'packageSessions',
+  'packageCatalog',
+  'openPackageServer',
+  'closePackageSession',
+  'openPackageSession',
+  'packageSessionOf',
+  'packageSessionServer',
+  'withSessionHandle',
+];
+
+/**
+ * For a server a package builds per session (`createConnection()` from `@playwright/mcp`): each handle owns one,
+ * reached through an in-memory client; `packageSessionServer()` is the server each request gets, which lists the
+ * package's tools (from one instance kept for listing only) with the handle argument and forwards each call to the
+ * server of the handle it is passed.
+ */
+export function packageSessionsCode(options: {
+  typescript: boolean;
+  quote: 'single' | 'double';
+  factory: string;
+  module: string;
+  /** The package factory's call as written (`createConnection({ … })`). */
+  open: string;
+  imports: { server: string; client: string; inMemory: string; listTools: string; callTool: string; randomUUID: string };
+}): string {
+  const q = (t: string) => quoted(options.quote, t);
+  const ts = options.typescript;
+  const { server, client, inMemory, listTools, callTool, randomUUID } = options.imports;
+  const type = (t: string) => (ts ? `: ${t}` : '');
+  const entryType = `{ client: ${client}; server: { close(): unknown }; expires: number }`;
+  return [
+    `// mcp-migrate: each session had its own server from \`${options.factory}()\` (\`${options.module}\`), with what it owns.`,
+    `// Without sessions a handle owns one: \`${OPEN_TOOL}\` opens it, every tool of the package takes the handle as`,
+    `// \`${HANDLE_ARG}\`, and the server each request gets forwards the call to the handle's server through an in-memory`,
+    `// client (tools only). A handle lives 1 hour after its last use and at most 100 are kept (the oldest goes first);`,
+    `// closing one closes its server: tune both for your deployment.`,
+    `const PACKAGE_SESSION_TTL_MS = 60 * 60 * 1000;`,
+    `const PACKAGE_SESSION_LIMIT = 100;`,
+    `// The package's server set no deadline on its tools: an hour, rather than the client's default minute.`,
+    `const PACKAGE_CALL_TIMEOUT_MS = 60 * 60 * 1000;`,
+    `const packageSessions = new Map${ts ? `<string, ${entryType}>` : ''}();`,
+    `// One package server, opened on the first tools/list and used for listing only.`,
+    `let packageCatalog${ts ? `: Promise<${entryType}> | undefined` : ''};`,
+    ``,
+    `async function openPackageServer()${type(`Promise<${entryType}>`)} {`,
+    `  const server = await ${options.open};`,
+    `  const [clientSide, serverSide] = ${inMemory}.createLinkedPair();`,
+    `  await server.connect(serverSide);`,
+    `  const client = new ${client}({ name: ${q('mcp-migrate-session')}, version: ${q('1.0.0')} });`,
+    `  await client.connect(clientSide);`,
+    `  return { client, server, expires: Date.now() + PACKAGE_SESSION_TTL_MS };`,
+    `}`,
+    ``,
+    `function closePackageSession(entry${type(entryType)})${type('void')} {`,
+    `  Promise.resolve()`,
+    `    .then(() => entry.client.close())`,
+    `    .then(() => entry.server.close())`,
+    `    .catch((error${type('unknown')}) => console.error(${q('Closing an expired session handle failed:')}, error));`,
+    `}`,
+    ``,
+    `async function openPackageSession()${type('Promise<string>')} {`,
+    `  const now = Date.now();`,
+    `  for (const [handle, entry] of packageSessions) {`,
+    `    if (entry.expires > now && packageSessions.size < PACKAGE_SESSION_LIMIT) continue;`,
+    `    packageSessions.delete(handle);`,
+    `    closePackageSession(entry);`,
+    `  }`,
+    `  const handle = ${randomUUID}();`,
+    `  packageSessions.set(handle, await openPackageServer());`,
+    `  return handle;`,
+    `}`,
+    ``,
+    `function packageSessionOf(handle${type('unknown')})${type(`${entryType} | undefined`)} {`,
+    `  const entry = typeof handle === ${q('string')} ? packageSessions.get(handle) : undefined;`,
+    `  if (!entry) return undefined;`,
+    `  if (entry.expires <= Date.now()) {`,
+    `    packageSessions.delete(handle${ts ? ' as string' : ''});`,
+    `    closePackageSession(entry);`,
+    `    return undefined;`,
+    `  }`,
+    `  entry.expires = Date.now() + PACKAGE_SESSION_TTL_MS;`,
+    `  return entry;`,
+    `}`,
+    ``,
+    listedToolsCode({ typescript: ts, quote: options.quote }),
+    ``,
+    `/** The server each request gets: the package's tools, each forwarded to the server of the handle it is passed. */`,
+    `function packageSessionServer()${type(server)} {`,
+    `  const front = new ${server}({ name: ${q(options.module)}, version: ${q('1.0.0')} }, { capabilities: { tools: {} } });`,
+    `  front.setRequestHandler(${listTools}, async () => {`,
+    `    packageCatalog ??= openPackageServer().catch((error) => {`,
+    `      packageCatalog = undefined;`,
+    `      throw error;`,
+    `    });`,
+    `    const { tools } = await (await packageCatalog).client.listTools();`,
+    `    return { tools: withSessionHandle(tools) };`,
+    `  });`,
+    `  front.setRequestHandler(${callTool}, async (request) => {`,
+    `    if (request.params.name === ${q(OPEN_TOOL)}) return { content: [{ type: ${q('text')}${ts ? ' as const' : ''}, text: await openPackageSession() }] };`,
+    `    const { ${HANDLE_ARG}: handle, ...toolArguments } = request.params.arguments ?? {};`,
+    `    const session = packageSessionOf(handle);`,
+    `    if (!session) {`,
+    `      const text = ${q(`Unknown or expired ${HANDLE_ARG}: call ${OPEN_TOOL} to get a new one.`)};`,
+    `      return { isError: true, content: [{ type: ${q('text')}${ts ? ' as const' : ''}, text }] };`,
+    `    }`,
+    `    const call = { name: request.params.name, arguments: toolArguments };`,
+    `    return session.client.callTool(call, undefined, { timeout: PACKAGE_CALL_TIMEOUT_MS });`,
+    `  });`,
+    `  return front;`,
+    `}`,
+  ].join('\n');
+}
