@@ -22,18 +22,7 @@ export interface ToolRegistration {
 }
 
 export function isAnnotationsLiteral(node: Node): node is ObjectLiteralExpression {
-  if (!Node.isObjectLiteralExpression(node)) return false;
-  const props = node.getProperties();
-  // An annotation's values are booleans and strings; a schema's are validators (`{ title: z.string() }`).
-  return (
-    props.length > 0 &&
-    props.every((p) => {
-      if (Node.isShorthandPropertyAssignment(p)) return ANNOTATION_KEYS.has(p.getName());
-      if (!Node.isPropertyAssignment(p) || !ANNOTATION_KEYS.has(p.getName())) return false;
-      const value = p.getInitializer();
-      return !!value && !Node.isCallExpression(value) && !Node.isObjectLiteralExpression(value) && !Node.isPropertyAccessExpression(value);
-    })
-  );
+  return Node.isObjectLiteralExpression(node) && isAnnotationsObject(node);
 }
 
 function propertyInitializer(object: ObjectLiteralExpression, key: string): Node | undefined {
@@ -115,4 +104,78 @@ function isNameArg(node: Node): boolean {
     Node.isIdentifier(node) ||
     Node.isPropertyAccessExpression(node)
   );
+}
+
+/**
+ * For the `server.tool(name, [description], [schema], [annotations], cb)` overloads: the argument holding the
+ * annotations (the last object before the callback whose keys are all annotation keys and whose values are not schemas),
+ * `undefined` when there is none, `'unknown'` when an argument that may hold them cannot be read.
+ */
+export function toolAnnotationsArgument(tool: ToolRegistration): { node: Node; object: ObjectLiteralExpression } | undefined | 'unknown' {
+  if (tool.form !== 'tool' || !Node.isCallExpression(tool.node)) return undefined;
+  const middle = tool.node
+    .getArguments()
+    .slice(1, tool.callbackIndex)
+    .filter((arg) => !Node.isStringLiteral(arg) && !Node.isNoSubstitutionTemplateLiteral(arg) && !Node.isTemplateExpression(arg));
+  const last = middle[middle.length - 1];
+  if (!last) return undefined;
+  const object = resolveObject(last, 0);
+  if (object && isAnnotationsObject(object)) return { node: last, object };
+  // (name, schema, X, cb): X can only be annotations.
+  if (!object && middle.length >= 2) return 'unknown';
+  return undefined;
+}
+
+/**
+ * Every key is an annotation key and no value is a validator (a schema's values are `z.string()`, `{ type: 'string' }`;
+ * an annotation's are booleans and strings); a spread counts when it holds such an object or cannot be read.
+ */
+export function isAnnotationsObject(object: ObjectLiteralExpression): boolean {
+  const properties = object.getProperties();
+  if (properties.length === 0) return false;
+  return properties.every((property) => {
+    if (Node.isSpreadAssignment(property)) {
+      const spread = resolveObject(property.getExpression(), 1);
+      return !spread || isAnnotationsObject(spread);
+    }
+    if (Node.isShorthandPropertyAssignment(property)) return ANNOTATION_KEYS.has(property.getName());
+    if (!Node.isPropertyAssignment(property) || !ANNOTATION_KEYS.has(property.getName())) return false;
+    // A schema's values are validators (`z.string()`, `{ type: 'string' }`); an annotation's are booleans and strings.
+    const value = unwrapExpression(property.getInitializer());
+    return !!value && !Node.isCallExpression(value) && !Node.isObjectLiteralExpression(value) && !Node.isPropertyAccessExpression(value);
+  });
+}
+
+/** Strip parentheses, `as`, `satisfies` and `!` around an expression. */
+export function unwrapExpression(node: Node | undefined): Node | undefined {
+  let current = node;
+  while (
+    current &&
+    (Node.isParenthesizedExpression(current) ||
+      Node.isAsExpression(current) ||
+      Node.isSatisfiesExpression(current) ||
+      Node.isNonNullExpression(current))
+  ) {
+    current = current.getExpression();
+  }
+  return current;
+}
+
+const MAX_OBJECT_DEPTH = 6;
+
+/** An object literal, or a variable (local or imported from a project file) initialised with one. */
+export function resolveObject(node: Node, depth: number): ObjectLiteralExpression | undefined {
+  const value = unwrapExpression(node);
+  if (!value || depth > MAX_OBJECT_DEPTH) return undefined;
+  if (Node.isObjectLiteralExpression(value)) return value;
+  if (!Node.isIdentifier(value)) return undefined;
+  const symbol = value.getSymbol();
+  const target = symbol?.isAlias() ? symbol.getAliasedSymbol() : symbol;
+  for (const declaration of target?.getDeclarations() ?? []) {
+    if (Node.isVariableDeclaration(declaration)) {
+      const initializer = declaration.getInitializer();
+      if (initializer) return resolveObject(initializer, depth + 1);
+    }
+  }
+  return undefined;
 }

@@ -1,6 +1,6 @@
 import { Node, type ObjectLiteralExpression } from 'ts-morph';
 import type { ReportOptions, Rule } from './rule';
-import { ANNOTATION_KEYS, type ToolRegistration } from '../analysis/tools';
+import { isAnnotationsObject, resolveObject, toolAnnotationsArgument, unwrapExpression, type ToolRegistration } from '../analysis/tools';
 import { inferToolEffects } from '../analysis/tool-effects';
 import { staticString } from '../analysis/routes';
 import { registerToolMissing } from '../analysis/sdk-version';
@@ -127,7 +127,7 @@ function registerToolLayout(tool: ToolRegistration): RegisterToolLayout | undefi
   const layout: RegisterToolLayout = {};
   for (let index = 1; index < tool.callbackIndex; index++) {
     const arg = args[index];
-    const value = unwrap(arg);
+    const value = unwrapExpression(arg);
     if (annotations && arg === annotations.node) layout.annotations = index;
     else if (index === 1 && value && isStringValued(value)) layout.description = index;
     else if (layout.inputSchema === undefined && value && isSchemaValued(value)) layout.inputSchema = index;
@@ -157,7 +157,7 @@ function isSchemaValued(node: Node): boolean {
 /** `.tool()` annotations the transform can add hints to: none yet, or an object literal written in the call. */
 function toolAnnotationsAreLiteral(tool: ToolRegistration): boolean {
   const annotations = toolAnnotationsArgument(tool);
-  return annotations !== 'unknown' && (!annotations || Node.isObjectLiteralExpression(unwrap(annotations.node)));
+  return annotations !== 'unknown' && (!annotations || Node.isObjectLiteralExpression(unwrapExpression(annotations.node)));
 }
 
 /**
@@ -174,7 +174,7 @@ function hintsCanBeWrittenInline(tool: ToolRegistration): boolean {
   if (!config || !Node.isObjectLiteralExpression(config)) return false;
   const property = config.getProperty('annotations');
   if (!property) return !config.getProperties().some(Node.isSpreadAssignment);
-  return Node.isPropertyAssignment(property) && Node.isObjectLiteralExpression(unwrap(property.getInitializer()));
+  return Node.isPropertyAssignment(property) && Node.isObjectLiteralExpression(unwrapExpression(property.getInitializer()));
 }
 
 const MAX_DEPTH = 6;
@@ -209,42 +209,6 @@ export function toolHints(tool: ToolRegistration): Set<string> | undefined {
   return annotations ? objectKeys(annotations, 0) : undefined;
 }
 
-/**
- * For the `server.tool(name, [description], [schema], [annotations], cb)` overloads: the argument holding the
- * annotations (the last object before the callback whose keys are all annotation keys and whose values are not schemas),
- * `undefined` when there is none, `'unknown'` when an argument that may hold them cannot be read.
- */
-export function toolAnnotationsArgument(tool: ToolRegistration): { node: Node; object: ObjectLiteralExpression } | undefined | 'unknown' {
-  if (tool.form !== 'tool' || !Node.isCallExpression(tool.node)) return undefined;
-  const middle = tool.node
-    .getArguments()
-    .slice(1, tool.callbackIndex)
-    .filter((arg) => !Node.isStringLiteral(arg) && !Node.isNoSubstitutionTemplateLiteral(arg) && !Node.isTemplateExpression(arg));
-  const last = middle[middle.length - 1];
-  if (!last) return undefined;
-  const object = resolveObject(last, 0);
-  if (object && isAnnotationsObject(object)) return { node: last, object };
-  // (name, schema, X, cb): X can only be annotations.
-  if (!object && middle.length >= 2) return 'unknown';
-  return undefined;
-}
-
-function isAnnotationsObject(object: ObjectLiteralExpression): boolean {
-  const properties = object.getProperties();
-  if (properties.length === 0) return false;
-  return properties.every((property) => {
-    if (Node.isSpreadAssignment(property)) {
-      const spread = resolveObject(property.getExpression(), 1);
-      return !spread || isAnnotationsObject(spread);
-    }
-    if (Node.isShorthandPropertyAssignment(property)) return ANNOTATION_KEYS.has(property.getName());
-    if (!Node.isPropertyAssignment(property) || !ANNOTATION_KEYS.has(property.getName())) return false;
-    // A schema's values are validators (`z.string()`, `{ type: 'string' }`); an annotation's are booleans and strings.
-    const value = unwrap(property.getInitializer());
-    return !!value && !Node.isCallExpression(value) && !Node.isObjectLiteralExpression(value) && !Node.isPropertyAccessExpression(value);
-  });
-}
-
 /** Keys of an object literal, following spreads; `undefined` when a spread cannot be read. */
 function objectKeys(object: ObjectLiteralExpression, depth: number): Set<string> | undefined {
   const keys = new Set<string>();
@@ -259,35 +223,4 @@ function objectKeys(object: ObjectLiteralExpression, depth: number): Set<string>
     }
   }
   return keys;
-}
-
-function unwrap(node: Node | undefined): Node | undefined {
-  let current = node;
-  while (
-    current &&
-    (Node.isParenthesizedExpression(current) ||
-      Node.isAsExpression(current) ||
-      Node.isSatisfiesExpression(current) ||
-      Node.isNonNullExpression(current))
-  ) {
-    current = current.getExpression();
-  }
-  return current;
-}
-
-/** An object literal, or a variable (local or imported from a project file) initialised with one. */
-function resolveObject(node: Node, depth: number): ObjectLiteralExpression | undefined {
-  const value = unwrap(node);
-  if (!value || depth > MAX_DEPTH) return undefined;
-  if (Node.isObjectLiteralExpression(value)) return value;
-  if (!Node.isIdentifier(value)) return undefined;
-  const symbol = value.getSymbol();
-  const target = symbol?.isAlias() ? symbol.getAliasedSymbol() : symbol;
-  for (const declaration of target?.getDeclarations() ?? []) {
-    if (Node.isVariableDeclaration(declaration)) {
-      const initializer = declaration.getInitializer();
-      if (initializer) return resolveObject(initializer, depth + 1);
-    }
-  }
-  return undefined;
 }

@@ -11,7 +11,7 @@ import {
 } from 'ts-morph';
 import type { Rule } from './rule';
 import { resolveHandler, routeContextsOf, staticString } from '../analysis/routes';
-import type { ToolRegistration } from '../analysis/tools';
+import { toolAnnotationsArgument, type ToolRegistration } from '../analysis/tools';
 import { enclosingFunction } from './shared';
 import { storeName, storeWrites } from '../analysis/stores';
 import { connectCalls } from '../analysis/endpoints/sites';
@@ -20,7 +20,6 @@ import { isMcpModule } from '../analysis/sdk-modules';
 import type { FileFacts } from '../analysis/file-facts';
 import type { EndpointPlan, Span } from '../analysis/endpoints/model';
 import { spanOf } from '../analysis/endpoints/spans';
-import { toolAnnotationsArgument } from './idempotency-hint';
 
 const CONTEXT_PARAM = /^(?:extra|ctx|context|requestExtra|handlerExtra)$/;
 const MUTATORS = /^(?:push|pop|shift|unshift|splice|set|delete|add|clear|sort|reverse|fill)$/;
