@@ -82,6 +82,13 @@ function rewrite(context: TransformContext, anchors: Finding[]): true | string |
       stops: inStorage,
     };
   }
+  const handed = anchors.find((a) => a.data?.handedTo);
+  if (handed) {
+    return {
+      reason: `this state reaches the tools through a parameter of \`${String(handed.data!.handedTo)}\`; keep it in a store keyed by a handle that open_session mints, and give those tools a session_handle argument to look it up, by hand`,
+      stops: (a) => !!a.data?.handedTo,
+    };
+  }
   // Credentials the endpoint files by session id from each request: a handle is the wrong fix, whoever reads them.
   const fromRequest = anchors.find((a) => {
     const plan = endpointPlanOf(a);

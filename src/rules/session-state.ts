@@ -19,7 +19,7 @@ import { resolveOrigin } from '../analysis/resolve';
 import { isMcpModule } from '../analysis/sdk-modules';
 import type { FileFacts } from '../analysis/file-facts';
 import type { EndpointPlan, Span } from '../analysis/endpoints/model';
-import { spanOf } from '../analysis/endpoints/spans';
+import { isFunctionNode, spanOf, type FunctionNode } from '../analysis/endpoints/spans';
 
 const CONTEXT_PARAM = /^(?:extra|ctx|context|requestExtra|handlerExtra)$/;
 const MUTATORS = /^(?:push|pop|shift|unshift|splice|set|delete|add|clear|sort|reverse|fill)$/;
@@ -32,7 +32,8 @@ export const sessionState: Rule = {
     fix: 'unsafe',
     doc:
       'Without protocol sessions every request may reach a fresh server, so state keyed by `extra.sessionId`, state captured ' +
-      'in a per-session server factory, or an AsyncLocalStorage context entered per session silently resets. Revision ' +
+      'in a per-session server factory (or made there and handed to the function that registers the tools), a server a ' +
+      'package builds per session, or an AsyncLocalStorage context entered per session silently resets. Revision ' +
       '2026-07-28 replaces hidden session state with explicit handles: a `create_*`/`open_*` tool returns an unguessable ' +
       'handle that later calls pass as an ordinary argument (§ "Stateful Tools", SEP-2567).',
     hint: 'Mint a handle in an `open_*` tool and pass it as a tool argument; keep the state in a store keyed by handle with a bounded lifetime.',
@@ -124,6 +125,14 @@ export const sessionState: Rule = {
           }
         }
       }
+      for (const handed of stateHandedToHelpers(body, mutators)) {
+        const what = Node.isVariableDeclaration(handed.made) ? handed.made.getName() : handed.made.getText().split('\n')[0];
+        report(
+          handed.made,
+          `Session state: \`${what}\` is made for each server the factory builds and handed to \`${handed.helper}\`, where ${handed.mutatedIn} changes it; a fresh server per request loses it.`,
+          { data: { handedTo: handed.helper } },
+        );
+      }
     }
     for (const plan of facts.endpoints) {
       // The endpoint is kept because a call hands the session id to state (`sessionManager.create(id)`).
@@ -212,8 +221,56 @@ function requestHandlers(sourceFile: SourceFile): Array<{ method: string; handle
 }
 
 /** Description of a tool or request handler that mutates the variable (assigns it, or calls a mutating method on it). */
+/**
+ * A value the factory makes afresh (`new Conversation()`, a literal, or a local initialised with one) and hands to a
+ * function of the project that registers tools (`registerChatTools(server, new Conversation())`), whose tools change
+ * the parameter it arrives in.
+ */
+function stateHandedToHelpers(
+  factoryBody: Node,
+  tools: ReadonlyArray<{ name: string; handler?: Node }>,
+): Array<{ made: Node; helper: string; mutatedIn: string }> {
+  const found: Array<{ made: Node; helper: string; mutatedIn: string }> = [];
+  for (const call of factoryBody.getDescendantsOfKind(SyntaxKind.CallExpression)) {
+    if (call.getFirstAncestor((a) => a === factoryBody || isFunctionNode(a)) !== factoryBody) continue;
+    const helper = calledFunction(call);
+    if (!helper) continue;
+    const helperTools = tools.filter((t) => !!t.handler && helper.node.containsRange(t.handler.getPos(), t.handler.getEnd()));
+    if (helperTools.length === 0) continue;
+    call.getArguments().forEach((argument, index) => {
+      const parameter = helper.node.getParameters()[index];
+      const made = parameter && madeAfresh(argument, factoryBody);
+      const mutatedIn = made && toolMutating(parameter, helperTools);
+      if (mutatedIn && !found.some((f) => f.made === made)) found.push({ made, helper: helper.name, mutatedIn });
+    });
+  }
+  return found;
+}
+
+/** The project function a call runs, when the callee names one (`registerChatTools(…)`). */
+function calledFunction(call: CallExpression): { node: FunctionNode; name: string } | undefined {
+  const callee = call.getExpression();
+  if (!Node.isIdentifier(callee)) return undefined;
+  const symbol = callee.getSymbol();
+  const declaration = (symbol?.isAlias() ? symbol.getAliasedSymbol() : symbol)?.getDeclarations()[0];
+  const fn = Node.isVariableDeclaration(declaration) ? declaration.getInitializer() : declaration;
+  if (!isFunctionNode(fn) || fn.getSourceFile().isFromExternalLibrary() || fn.getSourceFile().isDeclarationFile()) return undefined;
+  return { node: fn, name: callee.getText() };
+}
+
+/** `new X()`, an object or array literal, or a variable of the factory initialised with one (its declaration). */
+function madeAfresh(argument: Node, factoryBody: Node): Node | undefined {
+  const fresh = (node: Node | undefined) =>
+    !!node && (Node.isNewExpression(node) || Node.isObjectLiteralExpression(node) || Node.isArrayLiteralExpression(node));
+  if (fresh(argument)) return argument;
+  const declaration = Node.isIdentifier(argument) ? argument.getSymbol()?.getDeclarations()[0] : undefined;
+  const local = Node.isVariableDeclaration(declaration) && factoryBody.containsRange(declaration.getPos(), declaration.getEnd());
+  return local && fresh(declaration.getInitializer()) ? declaration : undefined;
+}
+
 function toolMutating(variable: Node, tools: ReadonlyArray<{ name: string; handler?: Node }>): string | undefined {
-  if (!Node.isVariableDeclaration(variable) || !Node.isIdentifier(variable.getNameNode())) return undefined;
+  if (!(Node.isVariableDeclaration(variable) || Node.isParameterDeclaration(variable)) || !Node.isIdentifier(variable.getNameNode()))
+    return undefined;
   const symbol = variable.getSymbol();
   const name = variable.getName();
   for (const tool of tools) {
@@ -226,7 +283,8 @@ function toolMutating(variable: Node, tools: ReadonlyArray<{ name: string; handl
         return tool.name;
       if (Node.isPropertyAccessExpression(parent) && parent.getExpression() === id) {
         const grand = parent.getParent();
-        if (Node.isCallExpression(grand) && grand.getExpression() === parent && MUTATORS.test(parent.getName())) return tool.name;
+        if (Node.isCallExpression(grand) && grand.getExpression() === parent && (MUTATORS.test(parent.getName()) || changesThis(parent)))
+          return tool.name;
         if (Node.isBinaryExpression(grand) && grand.getLeft() === parent && /=$/.test(grand.getOperatorToken().getText())) return tool.name;
       }
       if (Node.isElementAccessExpression(parent) && parent.getExpression() === id) {
@@ -236,6 +294,31 @@ function toolMutating(variable: Node, tools: ReadonlyArray<{ name: string; handl
     }
   }
   return undefined;
+}
+
+/** `conversation.record(turn)` runs a method of the project that assigns to `this` or to what it holds (`this.turns.push(…)`). */
+function changesThis(method: PropertyAccessExpression): boolean {
+  const declaration = method.getNameNode().getSymbol()?.getDeclarations()[0];
+  if (!Node.isMethodDeclaration(declaration) || declaration.getSourceFile().isDeclarationFile()) return false;
+  return declaration.getDescendantsOfKind(SyntaxKind.ThisKeyword).some((self) => {
+    let target: Node = self;
+    for (
+      let up = target.getParent();
+      (Node.isPropertyAccessExpression(up) || Node.isElementAccessExpression(up)) && up.getExpression() === target;
+      up = target.getParent()
+    )
+      target = up;
+    const parent = target.getParent();
+    if (Node.isBinaryExpression(parent) && parent.getLeft() === target)
+      return /^(?:[-+*/%&|^]|\*\*|<<|>>>?|&&|\|\||\?\?)?=$/.test(parent.getOperatorToken().getText());
+    if (Node.isPrefixUnaryExpression(parent) || Node.isPostfixUnaryExpression(parent)) return /\+\+|--/.test(parent.getText());
+    return (
+      Node.isCallExpression(parent) &&
+      parent.getExpression() === target &&
+      Node.isPropertyAccessExpression(target) &&
+      MUTATORS.test(target.getName())
+    );
+  });
 }
 
 /** The plan whose request-scoped credentials read this session id (in a lookup's key, or the key's declaration). */
