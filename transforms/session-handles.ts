@@ -82,11 +82,14 @@ function rewrite(context: TransformContext, anchors: Finding[]): true | string |
       stops: inStorage,
     };
   }
-  const handed = anchors.find((a) => a.data?.handedTo);
+  const handed = anchors.find((a) => a.data?.handedTo || a.data?.inInstance);
   if (handed) {
+    const where = handed.data!.handedTo
+      ? `reaches the tools through a parameter of \`${String(handed.data!.handedTo)}\``
+      : `lives in each \`${String(handed.data!.inInstance)}\` instance`;
     return {
-      reason: `this state reaches the tools through a parameter of \`${String(handed.data!.handedTo)}\`; keep it in a store keyed by a handle that open_session mints, and give those tools a session_handle argument to look it up, by hand`,
-      stops: (a) => !!a.data?.handedTo,
+      reason: `this state ${where}; keep it in a store keyed by a handle that open_session mints, and give those tools a session_handle argument to look it up, by hand`,
+      stops: (a) => !!a.data?.handedTo || !!a.data?.inInstance,
     };
   }
   // Credentials the endpoint files by session id from each request: a handle is the wrong fix, whoever reads them.

@@ -4,7 +4,9 @@ import {
   SyntaxKind,
   ts,
   type CallExpression,
+  type ClassDeclaration,
   type Identifier,
+  type NewExpression,
   type PropertyAccessExpression,
   type SourceFile,
   type VariableDeclaration,
@@ -19,7 +21,7 @@ import { resolveOrigin } from '../analysis/resolve';
 import { isMcpModule } from '../analysis/sdk-modules';
 import type { FileFacts } from '../analysis/file-facts';
 import type { EndpointPlan, Span } from '../analysis/endpoints/model';
-import { isFunctionNode, spanOf, type FunctionNode } from '../analysis/endpoints/spans';
+import { isFunctionNode, rootOf, spanOf, type FunctionNode } from '../analysis/endpoints/spans';
 
 const CONTEXT_PARAM = /^(?:extra|ctx|context|requestExtra|handlerExtra)$/;
 const MUTATORS = /^(?:push|pop|shift|unshift|splice|set|delete|add|clear|sort|reverse|fill)$/;
@@ -133,6 +135,13 @@ export const sessionState: Rule = {
           { data: { handedTo: handed.helper } },
         );
       }
+    }
+    for (const kept of instanceStateChangedByTools(facts.tools)) {
+      report(
+        kept.field,
+        `Session state: \`${kept.name}\` lives in each \`${kept.className}\`, made per connection (\`${kept.made.getText().split('\n')[0]}\`), and tool \`${kept.tool}\` changes it; a fresh server per request loses it.`,
+        { data: { inInstance: kept.className } },
+      );
     }
     for (const plan of facts.endpoints) {
       // The endpoint is kept because a call hands the session id to state (`sessionManager.create(id)`).
@@ -273,52 +282,115 @@ function toolMutating(variable: Node, tools: ReadonlyArray<{ name: string; handl
     return undefined;
   const symbol = variable.getSymbol();
   const name = variable.getName();
+  // A container made here (`{ history: [] }`, `new Map()`) handed to code the analysis cannot read may be changed there.
+  const unreadable = Node.isVariableDeclaration(variable) && isFreshContainer(variable.getInitializer());
   for (const tool of tools) {
     if (!tool.handler) continue;
     for (const id of tool.handler.getDescendantsOfKind(SyntaxKind.Identifier)) {
-      if (id.getText() !== name || id.getSymbol() !== symbol) continue;
-      const parent = id.getParent();
-      if (Node.isBinaryExpression(parent) && parent.getLeft() === id && /=$/.test(parent.getOperatorToken().getText())) return tool.name;
-      if ((Node.isPrefixUnaryExpression(parent) || Node.isPostfixUnaryExpression(parent)) && /\+\+|--/.test(parent.getText()))
-        return tool.name;
-      if (Node.isPropertyAccessExpression(parent) && parent.getExpression() === id) {
-        const grand = parent.getParent();
-        if (Node.isCallExpression(grand) && grand.getExpression() === parent && (MUTATORS.test(parent.getName()) || changesThis(parent)))
-          return tool.name;
-        if (Node.isBinaryExpression(grand) && grand.getLeft() === parent && /=$/.test(grand.getOperatorToken().getText())) return tool.name;
-      }
-      if (Node.isElementAccessExpression(parent) && parent.getExpression() === id) {
-        const grand = parent.getParent();
-        if (Node.isBinaryExpression(grand) && grand.getLeft() === parent && /=$/.test(grand.getOperatorToken().getText())) return tool.name;
-      }
+      if (id.getText() === name && id.getSymbol() === symbol && changedAt(id, 0, unreadable)) return tool.name;
     }
   }
   return undefined;
 }
 
-/** `conversation.record(turn)` runs a method of the project that assigns to `this` or to what it holds (`this.turns.push(…)`). */
-function changesThis(method: PropertyAccessExpression): boolean {
+function isFreshContainer(node: Node | undefined): boolean {
+  return (
+    Node.isObjectLiteralExpression(node) ||
+    Node.isArrayLiteralExpression(node) ||
+    (Node.isNewExpression(node) && /^(?:Map|Set|WeakMap|Array|Object)$/.test(node.getExpression().getText()))
+  );
+}
+
+/**
+ * Tools registered inside a class (an `McpServer` subclass, or a class whose method builds the server) that change
+ * the instance's own fields, where the class is instantiated inside a function (per connection, not once per
+ * process): each connection had its own instance.
+ */
+function instanceStateChangedByTools(
+  tools: readonly ToolRegistration[],
+): Array<{ field: Node; name: string; className: string; made: Node; tool: string }> {
+  const found: Array<{ field: Node; name: string; className: string; made: Node; tool: string }> = [];
+  for (const tool of tools) {
+    for (const self of tool.handler?.getDescendantsOfKind(SyntaxKind.ThisKeyword) ?? []) {
+      // (`this` of an arrow is the enclosing method's, constructor's or field initializer's: the class instance)
+      const owner = self.getFirstAncestor(
+        (a) => Node.isClassDeclaration(a) || (ts.isFunctionLike(a.compilerNode) && !Node.isArrowFunction(a)),
+      );
+      const classNode = Node.isClassDeclaration(owner) ? owner : owner?.getParent();
+      const member = self.getParent();
+      if (!Node.isClassDeclaration(classNode) || !Node.isPropertyAccessExpression(member) || !changedAt(self)) continue;
+      const field = classNode.getProperty(member.getName()) ?? member;
+      if (found.some((f) => f.field === field)) continue;
+      const made = perCallInstance(classNode);
+      if (made) found.push({ field, name: member.getName(), className: classNode.getName() ?? 'the class', made, tool: tool.name });
+    }
+  }
+  return found;
+}
+
+/** A `new C(…)` of the class inside a function (per call), when the class is never instantiated once at module level. */
+function perCallInstance(classNode: ClassDeclaration): Node | undefined {
+  const made = (classNode.getNameNode()?.findReferencesAsNodes() ?? [])
+    .map((reference) => reference.getParent())
+    .filter((parent): parent is NewExpression => Node.isNewExpression(parent));
+  if (made.some((n) => !n.getFirstAncestor((a) => isFunctionNode(a)))) return undefined;
+  return made[0];
+}
+
+const ASSIGNMENT = /^(?:[-+*/%&|^]|\*\*|<<|>>>?|&&|\|\||\?\?)?=$/;
+/** How deep calls are followed to see whether they change what they are handed. */
+const MAX_CHANGE_DEPTH = 2;
+
+/**
+ * What `node` holds changes here: `node = …`, `node.a.b = …`, `node.count++`, `delete node[k]`, `node.list.push(…)`,
+ * a method of the project that changes its `this` (`node.record(…)`), or a function of the project that changes
+ * the parameter `node` (or part of it) is handed to (`tool.run(args, node)`).
+ */
+function changedAt(node: Node, depth = 0, unreadable = false): boolean {
+  let target = node;
+  for (
+    let up = target.getParent();
+    (Node.isPropertyAccessExpression(up) || Node.isElementAccessExpression(up)) && up.getExpression() === target;
+    up = target.getParent()
+  )
+    target = up;
+  const parent = target.getParent();
+  if (Node.isBinaryExpression(parent) && parent.getLeft() === target) return ASSIGNMENT.test(parent.getOperatorToken().getText());
+  if (Node.isPrefixUnaryExpression(parent) || Node.isPostfixUnaryExpression(parent)) return /\+\+|--/.test(parent.getText());
+  if (Node.isDeleteExpression(parent)) return true;
+  if (!Node.isCallExpression(parent) || depth >= MAX_CHANGE_DEPTH) return false;
+  if (parent.getExpression() === target && Node.isPropertyAccessExpression(target) && target !== node)
+    return MUTATORS.test(target.getName()) || methodChangesThis(target, depth + 1);
+  const index = parent.getArguments().indexOf(target);
+  const changes = index >= 0 ? callChangesArgument(parent, index, depth + 1) : false;
+  return changes ?? unreadable;
+}
+
+/** `conversation.record(turn)` runs a method of the project that changes `this` (`this.turns.push(…)`). */
+function methodChangesThis(method: PropertyAccessExpression, depth: number): boolean {
   const declaration = method.getNameNode().getSymbol()?.getDeclarations()[0];
   if (!Node.isMethodDeclaration(declaration) || declaration.getSourceFile().isDeclarationFile()) return false;
-  return declaration.getDescendantsOfKind(SyntaxKind.ThisKeyword).some((self) => {
-    let target: Node = self;
-    for (
-      let up = target.getParent();
-      (Node.isPropertyAccessExpression(up) || Node.isElementAccessExpression(up)) && up.getExpression() === target;
-      up = target.getParent()
-    )
-      target = up;
-    const parent = target.getParent();
-    if (Node.isBinaryExpression(parent) && parent.getLeft() === target)
-      return /^(?:[-+*/%&|^]|\*\*|<<|>>>?|&&|\|\||\?\?)?=$/.test(parent.getOperatorToken().getText());
-    if (Node.isPrefixUnaryExpression(parent) || Node.isPostfixUnaryExpression(parent)) return /\+\+|--/.test(parent.getText());
-    return (
-      Node.isCallExpression(parent) &&
-      parent.getExpression() === target &&
-      Node.isPropertyAccessExpression(target) &&
-      MUTATORS.test(target.getName())
-    );
-  });
+  return declaration.getDescendantsOfKind(SyntaxKind.ThisKeyword).some((self) => changedAt(self, depth));
+}
+
+/**
+ * The project function `call` runs changes the parameter its argument `index` arrives in; `undefined` when the callee
+ * cannot be read (no declaration: an untyped package, an element of an array the analysis has no type for).
+ */
+function callChangesArgument(call: CallExpression, index: number, depth: number): boolean | undefined {
+  const callee = call.getExpression();
+  const named = Node.isPropertyAccessExpression(callee) ? callee.getNameNode() : callee;
+  let fn: Node | undefined = named.getSymbol()?.getDeclarations()[0];
+  // (a global the analysis has no declaration for, `JSON.stringify`, `console.log`, reads what it is handed)
+  if (!fn) return rootOf(callee).getSymbol()?.getDeclarations().length ? undefined : false;
+  if (Node.isVariableDeclaration(fn) || Node.isPropertyAssignment(fn)) fn = fn.getInitializer();
+  if (!isFunctionNode(fn) || fn.getSourceFile().isDeclarationFile()) return false;
+  const parameter = fn.getParameters()[index];
+  if (!Node.isParameterDeclaration(parameter) || !Node.isIdentifier(parameter.getNameNode())) return false;
+  const symbol = parameter.getSymbol();
+  return (fn.getBody()?.getDescendantsOfKind(SyntaxKind.Identifier) ?? []).some(
+    (id) => id.getSymbol() === symbol && id !== parameter.getNameNode() && changedAt(id, depth),
+  );
 }
 
 /** The plan whose request-scoped credentials read this session id (in a lookup's key, or the key's declaration). */
