@@ -52,3 +52,30 @@ export function zodNamespaces(context: TransformContext): Set<string> {
   if (z) names.add(z);
   return names;
 }
+
+/** v1 context field → [v2 group (none: the context itself), v2 field]: the codemod's own map. `http` may be absent. */
+export const V2_CONTEXT_PLACES: Record<string, [group: 'mcpReq' | 'http' | undefined, field: string]> = {
+  sendNotification: ['mcpReq', 'notify'],
+  sendRequest: ['mcpReq', 'send'],
+  signal: ['mcpReq', 'signal'],
+  requestId: ['mcpReq', 'id'],
+  _meta: ['mcpReq', '_meta'],
+  sessionId: [undefined, 'sessionId'],
+  authInfo: ['http', 'authInfo'],
+  closeSSEStream: ['http', 'closeSSE'],
+  closeStandaloneSSEStream: ['http', 'closeStandaloneSSE'],
+};
+
+/** Local names of v2's `ServerContext` type, imported from a v2 package (`import { type ServerContext as Ctx }`). */
+export function v2ContextTypes(context: TransformContext): Set<string> {
+  const { j, root } = context;
+  const names = new Set<string>();
+  root.find(j.ImportDeclaration).forEach((p) => {
+    if (!String(p.node.source.value).startsWith('@modelcontextprotocol/')) return;
+    for (const specifier of (p.node.specifiers ?? []) as unknown as AnyNode[]) {
+      if (specifier.type === 'ImportSpecifier' && (specifier.imported as AnyNode).name === 'ServerContext')
+        names.add((specifier.local as AnyNode).name as string);
+    }
+  });
+  return names;
+}
