@@ -15,7 +15,7 @@ import { createContext, print, type TransformContext, type TransformOptions } fr
 import { isFunctionNode, type AnyNode } from '../lib/ast';
 import { inlinePlaceholder } from '../lib/emit';
 import { originalText } from '../lib/source-edit';
-import { V2_CONTEXT_PLACES, v2ContextTypes } from './lib';
+import { V2_CONTEXT_PLACES, v2TypeNames } from './lib';
 
 export const id = 'context-destructuring';
 
@@ -28,7 +28,7 @@ export function mayApply(text: string): boolean {
 export default function transform(file: FileInfo, api: API, options: TransformOptions = {}): string | undefined {
   const context = createContext(file, api, { ...options, findings: [] }, []);
   const { j, root } = context;
-  const contextTypes = v2ContextTypes(context);
+  const contextTypes = v2TypeNames(context, 'ServerContext');
   let changed = false;
   root.find(j.Node).forEach((p) => {
     const fn = p.node as unknown as AnyNode;

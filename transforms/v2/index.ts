@@ -13,6 +13,7 @@ import toolListType, * as toolListTypeMeta from './tool-list-type';
 import listCapability, * as listCapabilityMeta from './list-capability';
 import contextDestructuring, * as contextDestructuringMeta from './context-destructuring';
 import contextFields, * as contextFieldsMeta from './context-fields';
+import resourceCalls, * as resourceCallsMeta from './resource-calls';
 import sdkImportTypes, * as sdkImportTypesMeta from './sdk-import-types';
 
 export interface FixupModule {
@@ -31,6 +32,7 @@ export const fixups: readonly FixupModule[] = [
   { id: listCapabilityMeta.id, when: 'v2', mayApply: listCapabilityMeta.mayApply, run: listCapability },
   { id: contextDestructuringMeta.id, when: 'v2', mayApply: contextDestructuringMeta.mayApply, run: contextDestructuring },
   { id: contextFieldsMeta.id, when: 'v2', mayApply: contextFieldsMeta.mayApply, run: contextFields },
+  { id: resourceCallsMeta.id, when: 'v2', mayApply: resourceCallsMeta.mayApply, run: resourceCalls },
   { id: sdkImportTypesMeta.id, when: 'v2', mayApply: sdkImportTypesMeta.mayApply, run: sdkImportTypes },
   { id: zodRecordKeyMeta.id, when: 'zod-4', mayApply: zodRecordKeyMeta.mayApply, run: zodRecordKey },
   { id: zodToJsonSchemaMeta.id, when: 'zod-4', mayApply: zodToJsonSchemaMeta.mayApply, run: zodToJsonSchema },
