@@ -131,6 +131,11 @@ describe('apply --target 2026-07-28: zod the code imports but the manifest does 
       'its marker is answered',
     ).toEqual([]);
     expect(shelves).toContain('import type { McpServer, CallToolResult } from "@modelcontextprotocol/server";');
+    const deliveryJson = fs.readFileSync(path.join(root, 'src', 'delivery-json.ts'), 'utf8');
+    expect(deliveryJson, 'zod-to-json-schema ran on a file that imports the converter but not zod').toContain(
+      "z.toJSONSchema(deliveryNote, { io: 'input' })",
+    );
+    expect(deliveryJson).not.toMatch(/from ['"]zod-to-json-schema['"]/);
 
     installZod(root, 4);
     expect(tsc(root), 'the v2 result compiles once its manifest is installed').toBe('');

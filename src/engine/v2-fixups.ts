@@ -130,9 +130,13 @@ function importsModule(text: string, name: string): boolean {
   return new RegExp(`(?:from\\s*|require\\(\\s*|import\\(\\s*|import\\s+)['"]${escaped}(?:/[^'"]*)?['"]`).test(text);
 }
 
+/** What a file the zod fix-ups may change imports: zod, or zod-to-json-schema alone (a schema converted where it is not built). */
+const ZOD_FIXUP_MODULES = ['zod', 'zod-to-json-schema'];
+
 /**
  * The files the zod fix-ups must also see beyond the scanned MCP code: when the v2 move takes a manifest's zod from 3
- * to 4, every source file of its package that imports zod (schemas often live in files with nothing MCP in them).
+ * to 4, every source file of its package that imports zod or zod-to-json-schema (schemas often live in files with
+ * nothing MCP in them).
  */
 export function zodCompanions(options: ScanOptions, scanned: Scan, manifests: Map<string, string>): LoadedSource[] {
   const moving = [...manifests]
@@ -152,7 +156,7 @@ export function zodCompanions(options: ScanOptions, scanned: Scan, manifests: Ma
   for (const file of discovery.files) {
     if (known.has(file.relPath) || !moving.some((dir) => file.relPath.startsWith(dir))) continue;
     const read = readSource(file.absPath, { maxBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES });
-    if (isReadProblem(read) || !importsModule(read.text, 'zod')) continue;
+    if (isReadProblem(read) || !ZOD_FIXUP_MODULES.some((name) => importsModule(read.text, name))) continue;
     companions.push({ absPath: file.absPath, relPath: file.relPath, text: read.text, source: read });
   }
   return companions;

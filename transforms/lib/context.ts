@@ -112,15 +112,7 @@ export function createContext(file: FileInfo, api: API, options: TransformOption
  * engine (`npm run build`), since jscodeshift's babel hook cannot load ts-morph.
  */
 function detectSingleFile(file: FileInfo): Finding[] {
-  const cli = path.resolve(
-    __dirname,
-    '..',
-    '..',
-    ...(__dirname.includes(`${path.sep}dist${path.sep}`) ? [] : ['dist']),
-    'src',
-    'engine',
-    'detect-file-cli.js',
-  );
+  const cli = compiledEngineModule('detect-file-cli.js');
   const result = spawnSync(process.execPath, [cli, path.resolve(file.path)], {
     input: file.source,
     encoding: 'utf8',
@@ -129,6 +121,12 @@ function detectSingleFile(file: FileInfo): Finding[] {
   if (result.status !== 0)
     throw new Error(`detector failed on ${file.path} (run \`npm run build\` first): ${result.stderr || result.error?.message}`);
   return JSON.parse(result.stdout) as Finding[];
+}
+
+/** A module of the compiled engine (`dist/src/engine/<file>`), for what the plain jscodeshift CLI cannot load itself. */
+export function compiledEngineModule(file: string): string {
+  const inDist = __dirname.includes(`${path.sep}dist${path.sep}`);
+  return path.resolve(__dirname, '..', '..', ...(inDist ? [] : ['dist']), 'src', 'engine', file);
 }
 
 export function print(context: TransformContext): string {

@@ -15,23 +15,11 @@ import { createContext, print, type TransformContext, type TransformOptions } fr
 import { isFunctionNode, type AnyNode } from '../lib/ast';
 import { inlinePlaceholder } from '../lib/emit';
 import { originalText } from '../lib/source-edit';
+import { V2_CONTEXT_PLACES, v2TypeNames } from './lib';
 
 export const id = 'context-destructuring';
 
 const MARKER = 'Destructuring of context parameter in signature: "';
-
-/** v1 context field → [v2 group (none: the context itself), v2 field]. `http` may be absent: it defaults to `{}`. */
-const V2_PLACES: Record<string, [group: 'mcpReq' | 'http' | undefined, field: string]> = {
-  sendNotification: ['mcpReq', 'notify'],
-  sendRequest: ['mcpReq', 'send'],
-  signal: ['mcpReq', 'signal'],
-  requestId: ['mcpReq', 'id'],
-  _meta: ['mcpReq', '_meta'],
-  sessionId: [undefined, 'sessionId'],
-  authInfo: ['http', 'authInfo'],
-  closeSSEStream: ['http', 'closeSSE'],
-  closeStandaloneSSEStream: ['http', 'closeStandaloneSSE'],
-};
 
 export function mayApply(text: string): boolean {
   return text.includes(MARKER) || text.includes('ServerContext');
@@ -40,7 +28,7 @@ export function mayApply(text: string): boolean {
 export default function transform(file: FileInfo, api: API, options: TransformOptions = {}): string | undefined {
   const context = createContext(file, api, { ...options, findings: [] }, []);
   const { j, root } = context;
-  const contextTypes = v2ContextTypes(context);
+  const contextTypes = v2TypeNames(context, 'ServerContext');
   let changed = false;
   root.find(j.Node).forEach((p) => {
     const fn = p.node as unknown as AnyNode;
@@ -60,20 +48,6 @@ export default function transform(file: FileInfo, api: API, options: TransformOp
   return changed ? print(context) : undefined;
 }
 
-/** Local names of v2's `ServerContext` type, imported from a v2 package (`import { type ServerContext as Ctx }`). */
-function v2ContextTypes(context: TransformContext): Set<string> {
-  const { j, root } = context;
-  const names = new Set<string>();
-  root.find(j.ImportDeclaration).forEach((p) => {
-    if (!String(p.node.source.value).startsWith('@modelcontextprotocol/')) return;
-    for (const specifier of (p.node.specifiers ?? []) as unknown as AnyNode[]) {
-      if (specifier.type === 'ImportSpecifier' && (specifier.imported as AnyNode).name === 'ServerContext')
-        names.add((specifier.local as AnyNode).name as string);
-    }
-  });
-  return names;
-}
-
 function typedAsV2Context(pattern: AnyNode, contextTypes: Set<string>): boolean {
   const type = (pattern.typeAnnotation as AnyNode | undefined)?.typeAnnotation as AnyNode | undefined;
   return type?.type === 'TSTypeReference' && contextTypes.has((type.typeName as AnyNode).name as string);
@@ -87,9 +61,9 @@ function movesAField(pattern: AnyNode): boolean {
   });
 }
 
-function v2Place(key: AnyNode | undefined): (typeof V2_PLACES)[string] | undefined {
+function v2Place(key: AnyNode | undefined): (typeof V2_CONTEXT_PLACES)[string] | undefined {
   const name = key?.type === 'Identifier' ? (key.name as string) : undefined;
-  return name !== undefined && Object.hasOwn(V2_PLACES, name) ? V2_PLACES[name] : undefined;
+  return name !== undefined && Object.hasOwn(V2_CONTEXT_PLACES, name) ? V2_CONTEXT_PLACES[name] : undefined;
 }
 
 /** The pattern as the codemod quotes it: without its type annotation. */

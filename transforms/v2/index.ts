@@ -12,6 +12,9 @@ import taskStoreOption, * as taskStoreOptionMeta from './task-store-option';
 import toolListType, * as toolListTypeMeta from './tool-list-type';
 import listCapability, * as listCapabilityMeta from './list-capability';
 import contextDestructuring, * as contextDestructuringMeta from './context-destructuring';
+import contextFields, * as contextFieldsMeta from './context-fields';
+import resourceCalls, * as resourceCallsMeta from './resource-calls';
+import sdkImportTypes, * as sdkImportTypesMeta from './sdk-import-types';
 
 export interface FixupModule {
   id: string;
@@ -28,6 +31,9 @@ export const fixups: readonly FixupModule[] = [
   { id: toolListTypeMeta.id, when: 'v2', mayApply: toolListTypeMeta.mayApply, run: toolListType },
   { id: listCapabilityMeta.id, when: 'v2', mayApply: listCapabilityMeta.mayApply, run: listCapability },
   { id: contextDestructuringMeta.id, when: 'v2', mayApply: contextDestructuringMeta.mayApply, run: contextDestructuring },
+  { id: contextFieldsMeta.id, when: 'v2', mayApply: contextFieldsMeta.mayApply, run: contextFields },
+  { id: resourceCallsMeta.id, when: 'v2', mayApply: resourceCallsMeta.mayApply, run: resourceCalls },
+  { id: sdkImportTypesMeta.id, when: 'v2', mayApply: sdkImportTypesMeta.mayApply, run: sdkImportTypes },
   { id: zodRecordKeyMeta.id, when: 'zod-4', mayApply: zodRecordKeyMeta.mayApply, run: zodRecordKey },
   { id: zodToJsonSchemaMeta.id, when: 'zod-4', mayApply: zodToJsonSchemaMeta.mayApply, run: zodToJsonSchema },
   { id: zodErrorIssuesMeta.id, when: 'zod-4', mayApply: zodErrorIssuesMeta.mayApply, run: zodErrorIssues },

@@ -1,7 +1,8 @@
 // What the v2 fix-ups share: the local names a module's exports are bound to in a file (ESM imports and top-level
 // CommonJS requires), for transforms that must only touch calls on the real import.
 import type { TransformContext } from '../lib/context';
-import type { AnyNode } from '../lib/ast';
+import type { ASTPath } from 'jscodeshift';
+import { isFunctionNode, type AnyNode } from '../lib/ast';
 
 export interface ModuleBindings {
   /** `import * as z from 'zod'`, `import z from 'zod'`, `const z = require('zod')`. */
@@ -51,4 +52,84 @@ export function zodNamespaces(context: TransformContext): Set<string> {
   const z = bindings.named.get('z');
   if (z) names.add(z);
   return names;
+}
+
+/** v1 context field → [v2 group (none: the context itself), v2 field]: the codemod's own map. `http` may be absent. */
+export const V2_CONTEXT_PLACES: Record<string, [group: 'mcpReq' | 'http' | undefined, field: string]> = {
+  sendNotification: ['mcpReq', 'notify'],
+  sendRequest: ['mcpReq', 'send'],
+  signal: ['mcpReq', 'signal'],
+  requestId: ['mcpReq', 'id'],
+  _meta: ['mcpReq', '_meta'],
+  sessionId: [undefined, 'sessionId'],
+  authInfo: ['http', 'authInfo'],
+  closeSSEStream: ['http', 'closeSSE'],
+  closeStandaloneSSEStream: ['http', 'closeStandaloneSSE'],
+};
+
+/** Local names of a type a v2 package exports (`ServerContext`, `McpServer`), as imported (`import { type ServerContext as Ctx }`). */
+export function v2TypeNames(context: TransformContext, exported: string): Set<string> {
+  const { j, root } = context;
+  const names = new Set<string>();
+  root.find(j.ImportDeclaration).forEach((p) => {
+    if (!String(p.node.source.value).startsWith('@modelcontextprotocol/')) return;
+    for (const specifier of (p.node.specifiers ?? []) as unknown as AnyNode[]) {
+      if (specifier.type === 'ImportSpecifier' && (specifier.imported as AnyNode).name === exported)
+        names.add((specifier.local as AnyNode).name as string);
+    }
+  });
+  return names;
+}
+
+/** `names` with the file's local aliases of them (`type Extra = ServerContext`). */
+export function withTypeAliases(context: TransformContext, names: Set<string>): Set<string> {
+  const { j, root } = context;
+  const all = new Set(names);
+  const aliases = root.find(j.TSTypeAliasDeclaration).nodes() as unknown as AnyNode[];
+  for (let grew = all.size > 0; grew;) {
+    grew = false;
+    for (const alias of aliases) {
+      const name = (alias.id as AnyNode).name as string;
+      if (!all.has(name) && namesType(alias.typeAnnotation as AnyNode, all)) grew = !!all.add(name);
+    }
+  }
+  return all;
+}
+
+function namesType(type: AnyNode | undefined, names: Set<string>): boolean {
+  const typeName = type?.type === 'TSTypeReference' ? (type.typeName as AnyNode) : undefined;
+  return typeName?.type === 'Identifier' && names.has(typeName.name as string);
+}
+
+/**
+ * Variables of one of these types: each name → the scopes (their nodes) that declare it so, by a parameter or variable
+ * annotated with it, or a variable initialised by a cast to it (`x as unknown as Extra`). Compare with
+ * `path.scope.lookup(name).node` at a use.
+ */
+export function variablesOfType(context: TransformContext, types: Set<string>): Map<string, Set<unknown>> {
+  const { j, root } = context;
+  const declared = new Map<string, Set<unknown>>();
+  const add = (name: string, scopeNode: unknown) => declared.set(name, (declared.get(name) ?? new Set()).add(scopeNode));
+  const annotated = (id: AnyNode) => namesType((id.typeAnnotation as AnyNode | undefined)?.typeAnnotation as AnyNode, types);
+  const cast = (init: AnyNode | null) =>
+    (init?.type === 'TSAsExpression' || init?.type === 'TSTypeAssertion') && namesType(init.typeAnnotation as AnyNode, types);
+  root.find(j.Node).forEach((p) => {
+    const node = p.node as unknown as AnyNode;
+    if (isFunctionNode(node))
+      for (const param of node.params as AnyNode[]) {
+        const id = param.type === 'AssignmentPattern' ? (param.left as AnyNode) : param;
+        if (id.type === 'Identifier' && annotated(id)) add(id.name as string, node);
+      }
+    if (node.type !== 'VariableDeclarator' || (node.id as AnyNode).type !== 'Identifier') return;
+    const id = node.id as AnyNode;
+    if (annotated(id) || cast(node.init as AnyNode | null))
+      add(id.name as string, (p as unknown as { scope: { node: unknown } }).scope.node);
+  });
+  return declared;
+}
+
+/** The identifier at this path is one of `variables` (declared where they were found). */
+export function isVariableOf(p: ASTPath<unknown>, name: string, variables: Map<string, Set<unknown>>): boolean {
+  const scope = (p as unknown as { scope?: { lookup(name: string): { node: unknown } | null } }).scope?.lookup(name);
+  return !!scope && !!variables.get(name)?.has(scope.node);
 }
