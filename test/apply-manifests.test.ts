@@ -136,9 +136,33 @@ describe('apply --target 2026-07-28: zod the code imports but the manifest does 
       "z.toJSONSchema(deliveryNote, { io: 'input' })",
     );
     expect(deliveryJson).not.toMatch(/from ['"]zod-to-json-schema['"]/);
+    expect(manifest.dependencies['zod-to-json-schema'], 'its last use is gone, and its zod 3 peer would stop the install').toBeUndefined();
+    expect(result.manual).toContainEqual(
+      expect.objectContaining({ file: 'package.json', message: expect.stringMatching(/^zod-to-json-schema removed: /) }),
+    );
 
     installZod(root, 4);
     expect(tsc(root), 'the v2 result compiles once its manifest is installed').toBe('');
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+});
+
+describe('apply --target 2026-07-28: a zod-to-json-schema use the fix-up cannot replace', () => {
+  it('keeps the converter in the manifest while a file still imports it', () => {
+    const root = workspace('converter-kept');
+    fs.cpSync(path.join(FIXTURES_DIR, '..', 'v2-dependencies', 'undeclared-zod'), root, { recursive: true });
+    installZod(root, 3);
+    // A named conversion (`$ref` definitions under that name) has no one-line zod 4 equivalent: the fix-up marks it.
+    fs.writeFileSync(
+      path.join(root, 'src', 'named-schema.ts'),
+      "import { zodToJsonSchema } from 'zod-to-json-schema';\nimport { deliveryNote } from './delivery.js';\n\nexport const named = zodToJsonSchema(deliveryNote, 'DeliveryNote');\n",
+    );
+    const result = apply({ paths: [root], cwd: root, allowDirty: true, target: '2026-07-28' });
+    expect(result.problems).toEqual([]);
+    expect(fs.readFileSync(path.join(root, 'src', 'named-schema.ts'), 'utf8')).toMatch(/from 'zod-to-json-schema'/);
+    const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+    expect(manifest.dependencies['zod-to-json-schema']).toBe('3.24.5');
+    expect(result.manual.filter((m) => /^zod-to-json-schema removed/.test(m.message))).toEqual([]);
     fs.rmSync(root, { recursive: true, force: true });
   });
 });

@@ -18,7 +18,7 @@ import type { AgentsPlan } from '../analysis/mcp-frameworks/agents';
 import { analyzeSources, createProject, syntaxError, type Analysis, type SourceInput } from './analyze';
 import { withoutAnsweredSchemaMarkers } from './schema-markers';
 import { migrateSdkSurface } from './sdk-v2-surface';
-import { fixupsFor, satisfyV2Dependencies, settledByRaise, withoutAnsweredCodemodNotes } from './v2-fixups';
+import { fixupsFor, importsModule, satisfyV2Dependencies, settledByRaise, withoutAnsweredCodemodNotes } from './v2-fixups';
 import type { Raise } from './v2-dependencies';
 import { DEFAULT_TARGET, type Target } from './targets';
 import { raiseDependencyRange, raiseSdkRange, sdkCompanions, sdkFloor, V1_SDK, V1_TESTED_RANGE } from './sdk-floor';
@@ -182,6 +182,7 @@ export function migrateSources(sources: SourceInput[], options: MigrateOptions =
       ...dependencies.notes,
     );
     manifests = withoutUnimportedLegacy(files, manifests, options.manifests ?? new Map());
+    manifests = withoutEmptiedZodConverter(files, manifests, surfaceNotes);
   }
   surfaceNotes.push(...transformNotes(files));
   manifests = new Map([...manifests, ...raiseFrameworkFloors(files, manifests, surfaceNotes, raised)]);
@@ -288,8 +289,47 @@ function withoutUnimportedLegacy(
   return result;
 }
 
+/**
+ * `zod-to-json-schema` goes from a manifest when the `zod-to-json-schema` fix-up replaced its last use: zod 4 converts
+ * its own schemas, and the old converter's peer range (zod 3) would stop the install (zereight/gitlab-mcp pins 3.24.5).
+ * Every file of the package that imports it is in `files` (the zod companions), so none left means none at all.
+ */
+function withoutEmptiedZodConverter(
+  files: Map<string, WorkingFile>,
+  manifests: Map<string, string>,
+  notes: ManualItem[],
+): Map<string, string> {
+  const result = new Map(manifests);
+  for (const [manifest, owned] of filesByManifest(files, manifests, false)) {
+    const text = manifests.get(manifest)!;
+    const imported = (w: WorkingFile, which: 'original' | 'text') => importsModule(w[which], ZOD_CONVERTER);
+    if (!owned.some((w) => imported(w, 'original')) || owned.some((w) => imported(w, 'text'))) continue;
+    const without = withoutDependency(text, ZOD_CONVERTER);
+    if (without === text) continue;
+    result.set(manifest, without);
+    notes.push({
+      file: manifest,
+      line: 1,
+      ruleId: 'sdk-v2-surface',
+      message: `${ZOD_CONVERTER} removed: the zod-to-json-schema fix-up replaced its last use with zod 4's own z.toJSONSchema (its zod 3 peer range would stop the install); run your package manager's install.`,
+    });
+  }
+  return result;
+}
+
+const ZOD_CONVERTER = 'zod-to-json-schema';
+
 /** The files the migration changed, by the manifest that owns them (the nearest package.json above). */
 function changedFilesByManifest(files: Map<string, WorkingFile>, manifests: Map<string, string>): Map<string, WorkingFile[]> {
+  return filesByManifest(files, manifests, true);
+}
+
+/** The working files by the manifest that owns them (the nearest package.json above); only changed ones if asked. */
+function filesByManifest(
+  files: Map<string, WorkingFile>,
+  manifests: Map<string, string>,
+  changedOnly: boolean,
+): Map<string, WorkingFile[]> {
   const dirs = [...manifests.keys()].map((m) => path.posix.dirname(m)).sort((a, b) => b.length - a.length);
   const owned = new Map<string, WorkingFile[]>();
   for (const manifest of manifests.keys()) {
@@ -297,7 +337,7 @@ function changedFilesByManifest(files: Map<string, WorkingFile>, manifests: Map<
     owned.set(
       manifest,
       [...files.values()].filter((w) => {
-        if (w.text === w.original) return false;
+        if (changedOnly && w.text === w.original) return false;
         const owner = dirs.find((d) => d === '.' || w.source.relPath.startsWith(`${d}/`));
         return owner === dir;
       }),

@@ -125,7 +125,7 @@ function crossesZod4(from: string, to: string): boolean {
 }
 
 /** The text imports package `name` or one of its subpaths (`zod`, `zod/v4`), by import, export, require or import(). */
-function importsModule(text: string, name: string): boolean {
+export function importsModule(text: string, name: string): boolean {
   const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   return new RegExp(`(?:from\\s*|require\\(\\s*|import\\(\\s*|import\\s+)['"]${escaped}(?:/[^'"]*)?['"]`).test(text);
 }
