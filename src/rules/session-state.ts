@@ -22,6 +22,7 @@ import { isMcpModule } from '../analysis/sdk-modules';
 import type { FileFacts } from '../analysis/file-facts';
 import type { EndpointPlan, Span } from '../analysis/endpoints/model';
 import { isFunctionNode, rootOf, spanOf, type FunctionNode } from '../analysis/endpoints/spans';
+import { referencesOf } from '../analysis/references';
 
 const CONTEXT_PARAM = /^(?:extra|ctx|context|requestExtra|handlerExtra)$/;
 const MUTATORS = /^(?:push|pop|shift|unshift|splice|set|delete|add|clear|sort|reverse|fill)$/;
@@ -436,7 +437,7 @@ function calledFromTools(fn: Node, handlers: ReadonlySet<Node>): boolean {
   const declaration = Node.isFunctionDeclaration(fn) ? fn : fn.getParentIfKind(SyntaxKind.VariableDeclaration);
   const name = declaration?.getNameNode();
   if (!name || !Node.isIdentifier(name)) return false;
-  return name.findReferencesAsNodes().some((reference) => reference.getAncestors().some((ancestor) => handlers.has(ancestor)));
+  return referencesOf(name).some((reference) => reference.getAncestors().some((ancestor) => handlers.has(ancestor)));
 }
 
 const RELEASE = /^(?:close|dispose|destroy|disconnect|quit|end)$/;
