@@ -331,7 +331,8 @@ function instanceStateChangedByTools(
 
 /** A `new C(…)` of the class inside a function (per call), when the class is never instantiated once at module level. */
 function perCallInstance(classNode: ClassDeclaration): Node | undefined {
-  const made = (classNode.getNameNode()?.findReferencesAsNodes() ?? [])
+  const name = classNode.getNameNode();
+  const made = (name ? referencesOf(name) : [])
     .map((reference) => reference.getParent())
     .filter((parent): parent is NewExpression => Node.isNewExpression(parent));
   if (made.some((n) => !n.getFirstAncestor((a) => isFunctionNode(a)))) return undefined;
