@@ -50,15 +50,31 @@ function peakRss(pid) {
   }
 }
 
-/** Runs one command to completion: wall time, peak RSS and the size of what it printed. */
+/** CPU time a running process has used so far, user and system, in ms (all its threads); undefined once it is gone. */
+function cpuTime(pid) {
+  try {
+    // (after the command name, which may hold spaces, in parentheses: utime and stime are fields 14 and 15, in ticks)
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return { userMs: Number(fields[11]) * TICK_MS, systemMs: Number(fields[12]) * TICK_MS };
+  } catch {
+    return undefined;
+  }
+}
+const TICK_MS = 10; // (USER_HZ is 100 on Linux)
+
+/** Runs one command to completion: wall time, peak RSS, CPU time (as last sampled) and the size of what it printed. */
 function measure({ name, command, exit }) {
   return new Promise((resolve, reject) => {
     const start = process.hrtime.bigint();
     const child = spawn(command[0], command.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] });
     let rss = 0;
+    let cpu = { userMs: 0, systemMs: 0 };
     let output = 0;
     let errors = '';
-    const sampler = setInterval(() => (rss = Math.max(rss, peakRss(child.pid))), 5);
+    const sampler = setInterval(() => {
+      rss = Math.max(rss, peakRss(child.pid));
+      cpu = cpuTime(child.pid) ?? cpu;
+    }, 5);
     child.stdout.on('data', (chunk) => (output += chunk.length));
     child.stderr.on('data', (chunk) => (errors += chunk));
     child.on('error', reject);
@@ -66,7 +82,7 @@ function measure({ name, command, exit }) {
       clearInterval(sampler);
       const ms = Number(process.hrtime.bigint() - start) / 1e6;
       if (!exit.includes(code)) reject(new Error(`${name} exited with ${code}: ${errors.slice(0, 2000)}`));
-      else resolve({ ms, rss, output });
+      else resolve({ ms, rss, ...cpu, output });
     });
   });
 }
@@ -82,6 +98,7 @@ async function main() {
   if (!fs.existsSync(AST_GREP)) throw new Error('ast-grep is missing: run npm ci (it is a devDependency, @ast-grep/cli)');
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-migrate-bench-'));
   try {
+    const loadBefore = os.loadavg()[0];
     const written = makeTree(root, { files, copies: Number(args.copies ?? 3), seed: Number(args.seed ?? 15) });
     const list = measurements(root);
     const samples = Object.fromEntries(list.map((m) => [m.name, []]));
@@ -93,7 +110,12 @@ async function main() {
     const results = Object.fromEntries(
       list.map((m) => [
         m.name,
-        { ms: Math.round(median(samples[m.name].map((s) => s.ms))), rssMb: mb(median(samples[m.name].map((s) => s.rss))) },
+        {
+          ms: Math.round(median(samples[m.name].map((s) => s.ms))),
+          userMs: Math.round(median(samples[m.name].map((s) => s.userMs))),
+          systemMs: Math.round(median(samples[m.name].map((s) => s.systemMs))),
+          rssMb: mb(median(samples[m.name].map((s) => s.rss))),
+        },
       ]),
     );
     const ratio = (a, b) => Math.round((results[a].ms / results[b].ms) * 100) / 100;
@@ -114,7 +136,9 @@ async function main() {
     if (line['check-rss-mb'] >= TARGETS.checkRssMb) misses.push(`check peak RSS ${line['check-rss-mb']} MB >= ${TARGETS.checkRssMb}`);
     if (line['apply-rss-mb'] >= TARGETS.applyRssMb) misses.push(`apply peak RSS ${line['apply-rss-mb']} MB >= ${TARGETS.applyRssMb}`);
     if (results.version.ms > TARGETS.versionMs) misses.push(`--version ${results.version.ms} ms > ${TARGETS.versionMs}`);
-    console.log(JSON.stringify({ runs, node: process.version, targets: TARGETS, results, misses }, null, 2));
+    // (the 1-minute load average when the bench started and when it ended: on a shared machine, what the times mean)
+    const load = [loadBefore, os.loadavg()[0]].map((value) => Math.round(value * 10) / 10);
+    console.log(JSON.stringify({ runs, node: process.version, load, targets: TARGETS, results, misses }, null, 2));
     console.log(
       `bench: ${Object.entries(line)
         .map(([key, value]) => `${key}=${value}`)

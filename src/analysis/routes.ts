@@ -4,6 +4,7 @@
 // url.pathname === '/sse')`, `switch (req.method)`) as in node:http servers and fetch handlers.
 import { nodesOfKind } from './node-index';
 import { Node, SyntaxKind, type CallExpression, type SourceFile } from 'ts-morph';
+import { referencesOf } from './references';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS';
 /** `any`: a method-agnostic registration (`app.all`, `app.use`, a branch with no method test). */
@@ -489,7 +490,7 @@ function routesForFunction(fn: Node, depth: number): RouteCall[] {
   const nameNode = functionNameNode(fn);
   if (!nameNode) return [];
   const found: RouteCall[] = [];
-  for (const reference of referencesOf(nameNode)) {
+  for (const reference of referencesTo(nameNode)) {
     const routeFile = reference.getSourceFile();
     for (const route of routeCalls(routeFile)) {
       if (
@@ -515,10 +516,10 @@ function functionNameNode(fn: Node): Node | undefined {
   return undefined;
 }
 
-function referencesOf(nameNode: Node): Node[] {
+function referencesTo(nameNode: Node): Node[] {
   if (!Node.isIdentifier(nameNode)) return [];
   try {
-    return nameNode.findReferencesAsNodes().filter((ref) => ref !== nameNode);
+    return referencesOf(nameNode).filter((ref) => ref !== nameNode);
   } catch {
     return [];
   }

@@ -1,5 +1,6 @@
 // Keyed stores (`Map`s, records, `this.sessions`) followed through every reference to them in the project.
 import { Node, type Identifier } from 'ts-morph';
+import { referencesOf } from './references';
 
 /** The name node that identifies a store expression (`sessions`, or `sessions` in `this.sessions`). */
 export function storeName(store: Node): Identifier | undefined {
@@ -16,7 +17,7 @@ export function storeExpression(reference: Node): Node {
 
 /** Writes to a store anywhere in the project: `store.set(key, value)` calls and `store[key] = value` assignments. */
 export function storeWrites(name: Identifier): Node[] {
-  return name.findReferencesAsNodes().flatMap((reference): Node[] => {
+  return referencesOf(name).flatMap((reference): Node[] => {
     const outer = storeExpression(reference).getParent();
     const call = outer?.getParent();
     if (Node.isPropertyAccessExpression(outer) && outer.getName() === 'set' && Node.isCallExpression(call)) return [call];

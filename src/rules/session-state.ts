@@ -22,6 +22,7 @@ import { isMcpModule } from '../analysis/sdk-modules';
 import type { FileFacts } from '../analysis/file-facts';
 import type { EndpointPlan, Span } from '../analysis/endpoints/model';
 import { isFunctionNode, rootOf, spanOf, type FunctionNode } from '../analysis/endpoints/spans';
+import { referencesOf } from '../analysis/references';
 
 const CONTEXT_PARAM = /^(?:extra|ctx|context|requestExtra|handlerExtra)$/;
 const MUTATORS = /^(?:push|pop|shift|unshift|splice|set|delete|add|clear|sort|reverse|fill)$/;
@@ -330,7 +331,8 @@ function instanceStateChangedByTools(
 
 /** A `new C(…)` of the class inside a function (per call), when the class is never instantiated once at module level. */
 function perCallInstance(classNode: ClassDeclaration): Node | undefined {
-  const made = (classNode.getNameNode()?.findReferencesAsNodes() ?? [])
+  const name = classNode.getNameNode();
+  const made = (name ? referencesOf(name) : [])
     .map((reference) => reference.getParent())
     .filter((parent): parent is NewExpression => Node.isNewExpression(parent));
   if (made.some((n) => !n.getFirstAncestor((a) => isFunctionNode(a)))) return undefined;
@@ -436,7 +438,7 @@ function calledFromTools(fn: Node, handlers: ReadonlySet<Node>): boolean {
   const declaration = Node.isFunctionDeclaration(fn) ? fn : fn.getParentIfKind(SyntaxKind.VariableDeclaration);
   const name = declaration?.getNameNode();
   if (!name || !Node.isIdentifier(name)) return false;
-  return name.findReferencesAsNodes().some((reference) => reference.getAncestors().some((ancestor) => handlers.has(ancestor)));
+  return referencesOf(name).some((reference) => reference.getAncestors().some((ancestor) => handlers.has(ancestor)));
 }
 
 const RELEASE = /^(?:close|dispose|destroy|disconnect|quit|end)$/;

@@ -18,6 +18,7 @@ import {
   type FunctionNode,
   type RelPathOf,
 } from './spans';
+import { referencesOf } from '../references';
 
 export function fieldHoist(
   access: PropertyAccessExpression,
@@ -48,9 +49,9 @@ export function fieldHoist(
   if (unmovable)
     return { blocker: `\`${reference}\` is configured by \`${firstLine(unmovable)}\`, which cannot move into a factory method` };
   const nameNode = field.getNameNode() as Identifier;
-  const other = nameNode
-    .findReferencesAsNodes()
-    .find((ref) => ref !== nameNode && !setup.some((s) => contains(s, ref)) && !connectedPerRequest(ref, facts));
+  const other = referencesOf(nameNode).find(
+    (ref) => ref !== nameNode && !setup.some((s) => contains(s, ref)) && !connectedPerRequest(ref, facts),
+  );
   if (other) {
     const at = `${relPath(other.getSourceFile())}:${other.getStartLineNumber()}`;
     return {

@@ -11,6 +11,7 @@ import { resolveHandler } from '../routes';
 import { isSdkSymbol } from '../sdk-modules';
 import type { EndpointPlan, Span } from './model';
 import { isFunctionNode, type FunctionNode, type RelPathOf } from './spans';
+import { referencesOf } from '../references';
 
 export type Leftover =
   /** Code of an endpoint that is not migrated: the plan's marker stands for it. */
@@ -75,7 +76,7 @@ function isExported(fn: FunctionNode): boolean {
 /** Calls of the function named by `name` (references in callee position). */
 function callsOf(name: Node): Node[] {
   if (!Node.isIdentifier(name)) return [];
-  return name.findReferencesAsNodes().filter((reference) => {
+  return referencesOf(name).filter((reference) => {
     const callee = Node.isPropertyAccessExpression(reference.getParent()) ? reference.getParent()! : reference;
     const call = callee.getParent();
     return !!call && Node.isCallExpression(call) && call.getExpression() === callee;
@@ -110,7 +111,7 @@ function importedFor(declaration: Node, plans: EndpointPlan[], relPath: RelPathO
   });
   const owners = new Set<EndpointPlan | undefined>();
   for (const name of names) {
-    for (const use of name.findReferencesAsNodes()) {
+    for (const use of referencesOf(name)) {
       // (the import itself, and type positions: a type runs no code, it follows the values)
       if (use.getFirstAncestorByKind(SyntaxKind.ImportDeclaration) || Node.isTypeReference(use.getParent())) continue;
       owners.add(regionPlanOf(use, plans, relPath) ?? reachedFrom(use, plans, relPath));
@@ -202,8 +203,7 @@ function handRolledReason(node: Node): string | undefined {
 function exportedHelperReason(node: Node, plans: EndpointPlan[], relPath: RelPathOf): string | undefined {
   const helper = namedFunctionOf(node);
   if (!helper || !Node.isIdentifier(helper.name)) return undefined;
-  const exports = helper.name
-    .findReferencesAsNodes()
+  const exports = referencesOf(helper.name)
     .filter((reference) => !!reference.getFirstAncestorByKind(SyntaxKind.ExportDeclaration))
     .map((reference) => relPath(reference.getSourceFile()));
   if (!isExported(helper.fn) && exports.length === 0) return undefined;

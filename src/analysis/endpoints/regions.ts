@@ -2,7 +2,7 @@
 // that handles it, how requests reach that function (routes with their mount prefix, node:http listeners, fetch
 // handlers, method-named exports, calls from other handlers), which methods and path reach it and which framework
 // serves it.
-import { Node, SyntaxKind, type CallExpression, type IfStatement, type SourceFile } from 'ts-morph';
+import { Node, SyntaxKind, type CallExpression, type IfStatement, type ReferenceFindableNode, type SourceFile } from 'ts-morph';
 import { conditionConstraint, exits, likelyString, methodNamedHandler, pathGuardLiteral, resolveHandler, routeCalls } from '../routes';
 import { nodesOfKind } from '../node-index';
 import { resolveOrigin } from '../resolve';
@@ -10,6 +10,7 @@ import { adapters } from '../../frameworks';
 import { nestRoute } from '../../frameworks/nest';
 import type { FrameworkId, HttpMethod, Methods } from './model';
 import { contains, declarationOf, isFunctionNode, rootOf, unwrapExpression, type FunctionNode } from './spans';
+import { referencesOf } from '../references';
 
 /** What reaches a request function, on the ts-morph tree (converted to plan data later). */
 export type ArrivalNode =
@@ -241,8 +242,8 @@ function routeArrivals(fn: FunctionNode): ArrivalNode[] {
 function listenerArrivals(fn: FunctionNode): ArrivalNode[] {
   const sites: Node[] = [fn];
   const holder = fn.getParent();
-  if (Node.isVariableDeclaration(holder)) sites.push(...referencesOf(holder.getNameNode()));
-  if (Node.isFunctionDeclaration(fn) && fn.getNameNode()) sites.push(...referencesOf(fn.getNameNode()!));
+  if (Node.isVariableDeclaration(holder)) sites.push(...referencesTo(holder.getNameNode()));
+  if (Node.isFunctionDeclaration(fn) && fn.getNameNode()) sites.push(...referencesTo(fn.getNameNode()!));
   const arrivals: ArrivalNode[] = [];
   for (const site of sites) {
     const parent = site.getParent();
@@ -293,7 +294,7 @@ function callsOf(fn: FunctionNode): CallExpression[] {
         : undefined;
   if (!nameNode) return [];
   const calls: CallExpression[] = [];
-  for (const reference of referencesOf(nameNode)) {
+  for (const reference of referencesTo(nameNode)) {
     const access = Node.isPropertyAccessExpression(reference.getParent()) ? reference.getParent()! : reference;
     const call = access.getParent();
     if (Node.isCallExpression(call) && call.getExpression() === access) calls.push(call);
@@ -301,10 +302,10 @@ function callsOf(fn: FunctionNode): CallExpression[] {
   return calls;
 }
 
-function referencesOf(nameNode: Node): Node[] {
+function referencesTo(nameNode: Node): Node[] {
   if (!Node.isIdentifier(nameNode) && !Node.isPrivateIdentifier(nameNode)) return [];
   try {
-    return (nameNode as Node & { findReferencesAsNodes(): Node[] }).findReferencesAsNodes().filter((ref) => ref !== nameNode);
+    return referencesOf(nameNode as Node & ReferenceFindableNode).filter((ref) => ref !== nameNode);
   } catch {
     return [];
   }

@@ -9,6 +9,7 @@ import { storeName, storeWrites } from '../stores';
 import { traceSessionState, type TracedState } from './session-state';
 import { contains, isFunctionNode, spanOf, unwrapExpression, type FunctionNode, type RelPathOf } from './spans';
 import type { CredentialReader, RequestCredentials } from './model';
+import { referencesOf } from '../references';
 
 export interface CredentialsInput {
   /** Every session-keyed write of the endpoint (its own, and its transport helpers' calls), with the region it is in. */
@@ -152,7 +153,7 @@ function readerOf(lookup: Node, lookups: ReadonlySet<Node>, relPath: RelPathOf):
   if (!fn || !declaration || !key) return reader;
   const name = declaration.getNameNode();
   if (!Node.isIdentifier(name)) return `the key of \`${firstLine(lookup)}\` (${where(lookup, relPath)}) is destructured`;
-  for (const reference of name.findReferencesAsNodes()) {
+  for (const reference of referencesOf(name)) {
     if (reference === name || !contains(fn, reference)) continue;
     const around = lookupAround(reference);
     if (around && lookups.has(around)) continue;

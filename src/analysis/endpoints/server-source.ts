@@ -29,6 +29,7 @@ import {
   type FunctionNode,
   type RelPathOf,
 } from './spans';
+import { referencesOf } from '../references';
 
 /** Internal result: the plan data, plus the nodes other steps need. */
 export interface ServerSourceResult {
@@ -547,7 +548,7 @@ function callsTo(fn: FunctionNode): CallExpression[] {
       : undefined;
   if (!nameNode || !Node.isIdentifier(nameNode)) return [];
   const calls: CallExpression[] = [];
-  for (const reference of nameNode.findReferencesAsNodes()) {
+  for (const reference of referencesOf(nameNode)) {
     const call = reference.getParent();
     if (Node.isCallExpression(call) && call.getExpression() === reference) calls.push(call);
   }

@@ -11,6 +11,7 @@ import { storeExpression, storeName } from '../stores';
 import { DISPOSAL, sessionIdTest, sessionStateCalls } from './sites';
 import { contains, isFunctionNode, spanOf, unwrapExpression, type FunctionNode, type RelPathOf } from './spans';
 import type { SessionStateFacts } from './model';
+import { referencesOf } from '../references';
 
 const MAX_DEPTH = 4;
 const MAX_READERS = 3;
@@ -382,7 +383,7 @@ function readersOf(store: Node, request: FunctionNode, writers: FunctionNode[]):
   const lookups: Node[] = [];
   const readers: Node[] = [];
   const fallbacks: Node[] = [];
-  for (const reference of name.findReferencesAsNodes()) {
+  for (const reference of referencesOf(name)) {
     const lookup = lookupOf(storeExpression(reference));
     if (lookup && ownLookup(lookup.node) && valueUse(lookup.node) && !writers.some((fn) => contains(fn, lookup.node)))
       fallbacks.push(lookup.node);
@@ -460,7 +461,7 @@ function namedFunction(fn: FunctionNode): Node | undefined {
 function callsOf(fn: FunctionNode): Node[] {
   const name = namedFunction(fn);
   if (!name || !Node.isIdentifier(name)) return [];
-  return name.findReferencesAsNodes().flatMap((reference) => {
+  return referencesOf(name).flatMap((reference) => {
     const callee = Node.isPropertyAccessExpression(reference.getParent()) ? reference.getParent()! : reference;
     const call = callee.getParent();
     return Node.isCallExpression(call) && call.getExpression() === callee ? [call] : [];

@@ -10,6 +10,7 @@ import { nodesOfKind } from '../node-index';
 import { isSdkSymbol } from '../sdk-modules';
 import { resolveOrigin } from '../resolve';
 import { unwrapExpression } from './spans';
+import { referencesOf } from '../references';
 
 export interface TransportSite {
   kind: 'sse-stream' | 'sse-messages' | 'streamable';
@@ -218,7 +219,8 @@ function isTransportStore(facts: FileFacts, receiver: Node, region: Node): boole
  * handler context's session id (`sessions.get(extra.sessionId)`, also from a helper the tools call).
  */
 function readByTools(receiver: Node): boolean {
-  const references = storeName(receiver)?.findReferencesAsNodes() ?? [];
+  const name = storeName(receiver);
+  const references = name ? referencesOf(name) : [];
   const handlers = new Map<SourceFile, Set<Node>>();
   const handlersOf = (file: SourceFile) => {
     let found = handlers.get(file);

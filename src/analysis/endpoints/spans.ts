@@ -1,6 +1,7 @@
 // Spans of ts-morph nodes, and small syntax helpers the endpoint model shares.
 import { Node, SyntaxKind, type SourceFile, type Symbol as MorphSymbol } from 'ts-morph';
 import type { Span } from './model';
+import { referencesOf } from '../references';
 
 /** Maps a project file to the path findings use for it (relative to the scanned root). */
 export type RelPathOf = (file: SourceFile) => string;
@@ -146,7 +147,7 @@ export function freeName(base: string, files: SourceFile[]): string {
 export function referencesTo(nameNode: Node): Node[] {
   if (!Node.isIdentifier(nameNode)) return [];
   try {
-    return nameNode.findReferencesAsNodes().filter((ref) => ref !== nameNode);
+    return referencesOf(nameNode).filter((ref) => ref !== nameNode);
   } catch {
     return [];
   }

@@ -8,6 +8,7 @@ import { Node, type NewExpression, type ObjectLiteralExpression } from 'ts-morph
 import type { FileFacts } from '../file-facts';
 import { LOOPBACK } from '../binds';
 import { literalOf, objectOf, positionOf, propertyOf, type Position } from './options';
+import { referencesOf } from '../references';
 
 export interface McpFrameworkPlan {
   /** `sse`: HTTP+SSE; `session-stream`: the `http-stream` transport (sessions). */
@@ -78,8 +79,7 @@ function valueText(object: ObjectLiteralExpression, key: string): string | undef
 function startCall(construction: NewExpression): Node | undefined {
   const declaration = construction.getParent();
   if (!declaration || !Node.isVariableDeclaration(declaration)) return undefined;
-  return declaration
-    .findReferencesAsNodes()
+  return referencesOf(declaration)
     .filter((ref) => ref.getSourceFile() === construction.getSourceFile())
     .map((ref) => ref.getParent())
     .find((access) => Node.isPropertyAccessExpression(access) && access.getName() === 'start' && Node.isCallExpression(access.getParent()))
