@@ -103,7 +103,7 @@ export function resolveHandler(arg: Node | undefined, depth = 0): Node | undefin
   if (Node.isPropertyAccessExpression(arg)) {
     // `this.onPost` — a method (or an arrow-function property) of the enclosing class.
     if (arg.getExpression().getKind() === SyntaxKind.ThisKeyword) return classMember(arg, arg.getName());
-    return undefined;
+    return objectMember(arg, depth);
   }
   if (Node.isCallExpression(arg)) {
     const callee = arg.getExpression();
@@ -113,6 +113,17 @@ export function resolveHandler(arg: Node | undefined, depth = 0): Node | undefin
     return arg.getArguments().find(isFunctionLike) ?? resolveHandler(arg.getArguments().find(Node.isIdentifier), depth + 1);
   }
   if (Node.isFunctionDeclaration(arg)) return arg;
+  return undefined;
+}
+
+/** `handlers.stream` — a method (or a property holding a function) of an object literal (`const handlers = { stream() {…} }`). */
+function objectMember(access: Node, depth: number): Node | undefined {
+  for (const declaration of access.getSymbol()?.getDeclarations() ?? []) {
+    if (!Node.isObjectLiteralExpression(declaration.getParent())) continue;
+    if (Node.isMethodDeclaration(declaration)) return declaration;
+    if (Node.isPropertyAssignment(declaration)) return resolveHandler(declaration.getInitializer(), depth + 1);
+    if (Node.isShorthandPropertyAssignment(declaration)) return resolveHandler(declaration.getNameNode(), depth + 1);
+  }
   return undefined;
 }
 
