@@ -466,7 +466,7 @@ function sourceCode(edit: FileEdit, plan: EndpointPlan, params: HandlerParams): 
     const taken = new Set([...params.names, ...source.uses]);
     const variable = source.variable ?? (taken.has('server') ? 'mcpServer' : 'server');
     const init = `${source.awaited ? 'await ' : ''}${source.init}`;
-    const build = [`const ${variable} = ${init};`, ...source.setup];
+    const build = [`const ${source.binding ?? variable} = ${init};`, ...source.setup];
     const factory =
       source.setup.length === 0
         ? `${source.awaited ? 'async ' : ''}() => ${source.init}`

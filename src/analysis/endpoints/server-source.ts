@@ -94,6 +94,12 @@ export function serverSourceOf(
       if (!init) return { source: { kind: 'unknown', why: `\`${declaration.getName()}\` is declared without a value and assigned later` } };
       return { ...built(region, first.call, init, declaration, machinery, perRequest, relPath), connect: first.call };
     }
+    // `const { server, cleanup } = createServer()` in the handler: built there, with what else the call returned.
+    if (Node.isBindingElement(declaration) && contains(region.block, declaration) && destructuredCall(declaration))
+      return {
+        ...built(region, first.call, destructuredCall(declaration)!, declaration, machinery, perRequest, relPath),
+        connect: first.call,
+      };
     if (declaration)
       return { source: shared(expression, declaration, region, relPath), connect: first.call, sharedDeclaration: declaration };
   }
@@ -139,6 +145,15 @@ function builtByAssignment(
   return undefined;
 }
 
+/** The call an object pattern binding the server destructures (`const { server } = await createServer()`), as written. */
+function destructuredCall(element: Node): Node | undefined {
+  if (!Node.isBindingElement(element) || element.getDotDotDotToken() || !Node.isObjectBindingPattern(element.getParent())) return undefined;
+  const variable = element.getParent()?.getParent();
+  const init = Node.isVariableDeclaration(variable) ? variable.getInitializer() : undefined;
+  const call = init && unwrapExpression(init);
+  return call && Node.isCallExpression(call) ? init : undefined;
+}
+
 /** A call in the statements that hands the SDK transport to other code (`this.servers.connect(id, transport)`). */
 function transportHandOff(facts: FileFacts, statements: Node[]): Node | undefined {
   for (const statement of statements)
@@ -172,12 +187,15 @@ function built(
   if (typeof cached === 'string') return { source: { kind: 'unknown', why: cached } };
   const anchor = statementOf(declaration ?? connect)!;
   const setup = declaration ? setupStatements(anchor, declaration, connect, machinery) : [];
+  // (a close callback that also ended the session keeps what else it did: `await cleanup()`)
+  const trimmed = new Map(setup.flatMap((s) => (machinery.touches(s) ? [[s, withoutSessionStatements(s, machinery)!] as const] : [])));
   const candidates = candidatesBefore(anchor, region, machinery);
   if (typeof candidates === 'string') return { source: { kind: 'unknown', why: candidates } };
   const withCarried = carried.length > 0 ? slice(candidates, [expression, ...setup, ...carried], machinery, logs) : undefined;
   const prelude = Array.isArray(withCarried) ? withCarried : slice(candidates, [expression, ...setup], machinery, logs);
   if (typeof prelude === 'string') return { source: { kind: 'unknown', why: prelude } };
-  const text = (n: Node) => templateText(n);
+  const text = (n: Node) => trimmed.get(n)?.text ?? templateText(n);
+  const kept = (n: Node) => (id: Node) => !trimmed.get(n)?.removed.some((r) => contains(r, id));
   const inside = new Set<MorphSymbol>();
   for (const parameter of region.fn.getParameters())
     for (const id of parameter.getDescendantsOfKind(SyntaxKind.Identifier)) addSymbol(inside, id);
@@ -187,17 +205,31 @@ function built(
   const roots = [expression, ...setup, ...prelude];
   // Early answers stay in the handler before it serves; only what builds the server decides where the factory lives.
   const requestScoped = [expression, ...setup].some(
-    (r) => r.getDescendantsOfKind(SyntaxKind.ThisKeyword).length > 0 || freeIdentifiers(r).some((id) => inside.has(valueSymbol(id)!)),
+    (r) =>
+      r.getDescendantsOfKind(SyntaxKind.ThisKeyword).length > 0 ||
+      freeIdentifiers(r)
+        .filter(kept(r))
+        .some((id) => inside.has(valueSymbol(id)!)),
   );
   return {
     source: {
       kind: 'built',
       init: text(expression),
       awaited,
-      variable: declaration && Node.isVariableDeclaration(declaration) ? declaration.getName() : undefined,
+      variable:
+        declaration && (Node.isVariableDeclaration(declaration) || Node.isBindingElement(declaration)) ? declaration.getName() : undefined,
+      ...(Node.isBindingElement(declaration) ? { binding: templateText(declaration.getParentOrThrow()) } : {}),
       setup: setup.map(text),
       prelude: prelude.map(text),
-      uses: [...new Set(roots.flatMap((r) => freeIdentifiers(r).map((id) => id.getText())))],
+      uses: [
+        ...new Set(
+          roots.flatMap((r) =>
+            freeIdentifiers(r)
+              .filter(kept(r))
+              .map((id) => id.getText()),
+          ),
+        ),
+      ],
       requestScoped,
       ...(cached ? { cached } : {}),
     },
@@ -216,7 +248,9 @@ function setupStatements(anchor: Node, declaration: Node, connect: Node, machine
   if (!block || !Node.isBlock(block)) return [];
   const symbol = (declaration as Node & { getNameNode(): Node }).getNameNode().getSymbol();
   const statements = block.getStatements();
-  const after = statements.slice(statements.indexOf(anchor as never) + 1).filter((s) => !contains(s, connect) && !machinery.touches(s));
+  const after = statements
+    .slice(statements.indexOf(anchor as never) + 1)
+    .filter((s) => !contains(s, connect) && (!machinery.touches(s) || withoutSessionStatements(s, machinery)));
   const setup = new Set(after.filter((s) => s.getDescendantsOfKind(SyntaxKind.Identifier).some((id) => id.getSymbol() === symbol)));
   // …and what they need that is declared between (`const client = new Client(token)` before `server.load(client)`).
   for (let changed = true; changed;) {
@@ -230,6 +264,26 @@ function setupStatements(anchor: Node, declaration: Node, connect: Node, machine
     }
   }
   return after.filter((s) => setup.has(s));
+}
+
+/**
+ * `server.server.onclose = async () => { transports.delete(id); await cleanup(); }`: a callback assigned to the
+ * server whose own target touches no session, with the statements that end the session taken out. Undefined when
+ * nothing else is left, or the statement is not such an assignment.
+ */
+function withoutSessionStatements(statement: Node, machinery: SessionMachinery): { text: string; removed: Node[] } | undefined {
+  const assignment = Node.isExpressionStatement(statement) ? statement.getExpression() : undefined;
+  if (!Node.isBinaryExpression(assignment) || assignment.getOperatorToken().getKind() !== SyntaxKind.EqualsToken) return undefined;
+  const callback = assignment.getRight();
+  if (machinery.touches(assignment.getLeft()) || !(Node.isArrowFunction(callback) || Node.isFunctionExpression(callback))) return undefined;
+  const body = callback.getBody();
+  const inner = Node.isBlock(body) ? body.getStatements() : [];
+  const removed = inner.filter((s) => machinery.touches(s));
+  if (removed.length === 0 || removed.length === inner.length) return undefined;
+  const start = statement.getStart();
+  let text = statement.getText();
+  for (const r of [...removed].reverse()) text = text.slice(0, r.getFullStart() - start) + text.slice(r.getEnd() - start);
+  return { text: templateText(statement, text), removed };
 }
 
 /**
