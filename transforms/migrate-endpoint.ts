@@ -586,7 +586,7 @@ function addEndpointBeside(edit: FileEdit, plan: EndpointPlan, stream: Region, e
     return true;
   }
   if (stream.kind === 'branch' && stream.branch && stream.pathSubject) {
-    const branchPath = pathAt(edit.context, stream.branch, ['IfStatement']);
+    const branchPath = pathAt(edit.context, stream.branch, ['IfStatement', 'SwitchStatement']);
     let top: ASTPath | undefined = branchPath;
     while (top?.parent && (top.parent.node as AnyNode).type === 'IfStatement') top = top.parent;
     const holder = top && statementHolding(top);

@@ -281,6 +281,11 @@ interface BranchConstraint {
 const METHOD_EXPR = /(?:^|\.)method$/i;
 const PATH_EXPR = /(?:^|[.\s(])(?:url|pathname|path|routePath|route)$/i;
 
+/** `url.pathname`, `req.url`, `ctx.path`: an expression a path test compares. */
+export function isPathSubject(expression: Node): boolean {
+  return PATH_EXPR.test(expression.getText());
+}
+
 /** Positive method/path tests in an `if` condition (`&&`/`||` chains of `===` against literals). */
 export function conditionConstraint(condition: Node): BranchConstraint {
   const constraint: BranchConstraint = { paths: [] };
