@@ -62,6 +62,8 @@ export function serverSourceOf(
   const connects = connectCalls(facts, region.block).filter((c) => statements.some((s) => contains(s, c.call)));
   const first = connects[0];
   if (!first) {
+    const opened = serverOfSessionOpener(facts, statements, region);
+    if (opened) return opened;
     const handOff = transportHandOff(facts, statements);
     if (handOff)
       return {
@@ -152,6 +154,43 @@ function destructuredCall(element: Node): Node | undefined {
   const init = Node.isVariableDeclaration(variable) ? variable.getInitializer() : undefined;
   const call = init && unwrapExpression(init);
   return call && Node.isCallExpression(call) ? init : undefined;
+}
+
+/**
+ * `transport = await startSession()`: a function of the same file, called from the handler, that constructs the
+ * transport and connects a server it builds with a factory of the module (`await makeServer().connect(transport)`).
+ * The endpoint builds its server the same way; the opener goes with the sessions.
+ */
+function serverOfSessionOpener(facts: FileFacts, statements: Node[], region: RegionNode): ServerSourceResult | undefined {
+  for (const statement of statements)
+    for (const call of statement.getDescendantsOfKind(SyntaxKind.CallExpression)) {
+      const fn = resolveHandler(call.getExpression());
+      if (!isFunctionNode(fn) || contains(region.fn, fn) || fn.getSourceFile() !== region.fn.getSourceFile()) continue;
+      if (!facts.constructions('StreamableHTTPServerTransport').some((c) => contains(fn, c))) continue;
+      const [connect, ...more] = connectCalls(facts, fn);
+      if (!connect || more.length > 0) continue;
+      const expression = unwrapExpression(connect.server);
+      if (!Node.isCallExpression(expression) && !Node.isNewExpression(expression)) continue;
+      if (
+        freeIdentifiers(expression).some((id) => !Node.isSourceFile(statementOf(valueSymbol(id)?.getDeclarations()[0] ?? id)?.getParent()))
+      )
+        continue;
+      let written = connect.server;
+      while (Node.isParenthesizedExpression(written)) written = written.getExpression();
+      return {
+        source: {
+          kind: 'built',
+          init: templateText(expression),
+          awaited: Node.isAwaitExpression(written),
+          setup: [],
+          prelude: [],
+          uses: [...new Set(freeIdentifiers(expression).map((id) => id.getText()))],
+          requestScoped: false,
+        },
+        connect: connect.call,
+      };
+    }
+  return undefined;
 }
 
 /** A call in the statements that hands the SDK transport to other code (`this.servers.connect(id, transport)`). */
