@@ -466,7 +466,7 @@ function sourceCode(edit: FileEdit, plan: EndpointPlan, params: HandlerParams): 
     const taken = new Set([...params.names, ...source.uses]);
     const variable = source.variable ?? (taken.has('server') ? 'mcpServer' : 'server');
     const init = `${source.awaited ? 'await ' : ''}${source.init}`;
-    const build = [`const ${variable} = ${init};`, ...source.setup];
+    const build = [`const ${source.binding ?? variable} = ${init};`, ...source.setup];
     const factory =
       source.setup.length === 0
         ? `${source.awaited ? 'async ' : ''}() => ${source.init}`
@@ -586,7 +586,7 @@ function addEndpointBeside(edit: FileEdit, plan: EndpointPlan, stream: Region, e
     return true;
   }
   if (stream.kind === 'branch' && stream.branch && stream.pathSubject) {
-    const branchPath = pathAt(edit.context, stream.branch, ['IfStatement']);
+    const branchPath = pathAt(edit.context, stream.branch, ['IfStatement', 'SwitchStatement']);
     let top: ASTPath | undefined = branchPath;
     while (top?.parent && (top.parent.node as AnyNode).type === 'IfStatement') top = top.parent;
     const holder = top && statementHolding(top);

@@ -104,7 +104,7 @@ export function resolveHandler(arg: Node | undefined, depth = 0): Node | undefin
   if (Node.isPropertyAccessExpression(arg)) {
     // `this.onPost` — a method (or an arrow-function property) of the enclosing class.
     if (arg.getExpression().getKind() === SyntaxKind.ThisKeyword) return classMember(arg, arg.getName());
-    return undefined;
+    return objectMember(arg, depth);
   }
   if (Node.isCallExpression(arg)) {
     const callee = arg.getExpression();
@@ -114,6 +114,17 @@ export function resolveHandler(arg: Node | undefined, depth = 0): Node | undefin
     return arg.getArguments().find(isFunctionLike) ?? resolveHandler(arg.getArguments().find(Node.isIdentifier), depth + 1);
   }
   if (Node.isFunctionDeclaration(arg)) return arg;
+  return undefined;
+}
+
+/** `handlers.stream` — a method (or a property holding a function) of an object literal (`const handlers = { stream() {…} }`). */
+function objectMember(access: Node, depth: number): Node | undefined {
+  for (const declaration of access.getSymbol()?.getDeclarations() ?? []) {
+    if (!Node.isObjectLiteralExpression(declaration.getParent())) continue;
+    if (Node.isMethodDeclaration(declaration)) return declaration;
+    if (Node.isPropertyAssignment(declaration)) return resolveHandler(declaration.getInitializer(), depth + 1);
+    if (Node.isShorthandPropertyAssignment(declaration)) return resolveHandler(declaration.getNameNode(), depth + 1);
+  }
   return undefined;
 }
 
@@ -270,6 +281,11 @@ interface BranchConstraint {
 
 const METHOD_EXPR = /(?:^|\.)method$/i;
 const PATH_EXPR = /(?:^|[.\s(])(?:url|pathname|path|routePath|route)$/i;
+
+/** `url.pathname`, `req.url`, `ctx.path`: an expression a path test compares. */
+export function isPathSubject(expression: Node): boolean {
+  return PATH_EXPR.test(expression.getText());
+}
 
 /** Positive method/path tests in an `if` condition (`&&`/`||` chains of `===` against literals). */
 export function conditionConstraint(condition: Node): BranchConstraint {

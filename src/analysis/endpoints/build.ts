@@ -544,8 +544,6 @@ function verdictOf(
       return stop('the helper that handles the request is not async; make it async first', at);
     }
     if (region.arrivals.length === 0) return stop('no route, listener or caller reaches this handler', at);
-    if (!draft.helper && !Node.isBlock(region.block))
-      return stop('the handler is an arrow function without a block body; give it braces first', at);
   }
   if (plan.bridge && !plan.bridge.relay) return stop(...bridgeStop(plan.bridge));
   const source = plan.server;

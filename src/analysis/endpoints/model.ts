@@ -115,6 +115,8 @@ export type ServerSource =
       awaited: boolean;
       /** The local it is assigned to, when there is one. */
       variable?: string;
+      /** The pattern that local is destructured with (`{ server, cleanup }`), when it comes out of one. */
+      binding?: string;
       /** Statements after the declaration that configure it (`registerTools(server)`), as written. */
       setup: string[];
       /**

@@ -2,8 +2,26 @@
 // that handles it, how requests reach that function (routes with their mount prefix, node:http listeners, fetch
 // handlers, method-named exports, calls from other handlers), which methods and path reach it and which framework
 // serves it.
-import { Node, SyntaxKind, type CallExpression, type IfStatement, type ReferenceFindableNode, type SourceFile } from 'ts-morph';
-import { conditionConstraint, exits, likelyString, methodNamedHandler, pathGuardLiteral, resolveHandler, routeCalls } from '../routes';
+import {
+  Node,
+  SyntaxKind,
+  type Block,
+  type CallExpression,
+  type IfStatement,
+  type ReferenceFindableNode,
+  type SourceFile,
+  type SwitchStatement,
+} from 'ts-morph';
+import {
+  conditionConstraint,
+  exits,
+  isPathSubject,
+  likelyString,
+  methodNamedHandler,
+  pathGuardLiteral,
+  resolveHandler,
+  routeCalls,
+} from '../routes';
 import { nodesOfKind } from '../node-index';
 import { resolveOrigin } from '../resolve';
 import { adapters } from '../../frameworks';
@@ -33,7 +51,8 @@ export interface RegionNode {
   fn: FunctionNode;
   block: Node;
   from?: number;
-  branch?: IfStatement;
+  /** The `if` whose path test leads to the branch, or the `switch (url.pathname)` whose case it is. */
+  branch?: IfStatement | SwitchStatement;
   /** What the branch's path test compares (`url.pathname`). */
   pathSubject?: Node;
   methods: Methods;
@@ -78,6 +97,22 @@ export function regionAround(node: Node, fn: FunctionNode, depth = 0): RegionNod
   let branch: IfStatement | undefined;
   for (let current: Node | undefined = node; current && current !== body; current = current.getParent()) {
     const parent = current.getParent();
+    const pathCase = pathCaseOf(current);
+    if (pathCase) {
+      const arrivals = arrivalsOf(fn, depth);
+      const [switchStatement, label] = pathCase;
+      return {
+        kind: 'branch',
+        fn,
+        block: current,
+        branch: switchStatement,
+        methods: unionMethods(arrivals),
+        path: label,
+        pathSubject: switchStatement.getExpression(),
+        arrivals,
+        framework: frameworkOf(fn, arrivals),
+      };
+    }
     if (
       Node.isIfStatement(parent) &&
       parent.getThenStatement() === current &&
@@ -118,6 +153,21 @@ export function regionAround(node: Node, fn: FunctionNode, depth = 0): RegionNod
       return { kind: 'after-guard', fn, block: body, from: k + 1, methods: functionMethods, path: functionPath, arrivals, framework };
   }
   return { kind: 'function', fn, block: body, methods: functionMethods, path: functionPath, arrivals, framework };
+}
+
+/**
+ * `case '/sse': { … }` of a `switch (url.pathname)`: the braced block a case runs (followed by nothing but `break;`),
+ * with the switch and the case's path.
+ */
+function pathCaseOf(block: Node): [SwitchStatement, Node] | undefined {
+  const clause = block.getParent();
+  if (!Node.isBlock(block) || !Node.isCaseClause(clause)) return undefined;
+  const [first, ...rest] = clause.getStatements();
+  if (first !== (block as Block) || rest.some((s) => !Node.isBreakStatement(s))) return undefined;
+  const label = clause.getExpression();
+  const switchStatement = clause.getParent()?.getParent();
+  if (!Node.isSwitchStatement(switchStatement) || !isPathSubject(switchStatement.getExpression())) return undefined;
+  return Node.isStringLiteral(label) || Node.isNoSubstitutionTemplateLiteral(label) ? [switchStatement, label] : undefined;
 }
 
 /** `if (<path test>) { …; return; }` with no else: the statements after it never see that path. */

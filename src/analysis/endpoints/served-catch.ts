@@ -23,7 +23,13 @@ export function servedCatchOf(fn: FunctionNode, serve: Node): ServedCatch | unde
       return !!declaration && contains(fn, declaration) && !parameters.some((p) => contains(p, declaration));
     });
     if (readsLocal) return undefined;
-    return { param: name?.getText(), statements: clause.getBlock().getStatements().map(templateText) };
+    return {
+      param: name?.getText(),
+      statements: clause
+        .getBlock()
+        .getStatements()
+        .map((statement) => templateText(statement)),
+    };
   }
   return undefined;
 }

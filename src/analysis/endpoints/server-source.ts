@@ -63,6 +63,8 @@ export function serverSourceOf(
   const connects = connectCalls(facts, region.block).filter((c) => statements.some((s) => contains(s, c.call)));
   const first = connects[0];
   if (!first) {
+    const opened = serverOfSessionOpener(facts, statements, region);
+    if (opened) return opened;
     const handOff = transportHandOff(facts, statements);
     if (handOff)
       return {
@@ -95,6 +97,12 @@ export function serverSourceOf(
       if (!init) return { source: { kind: 'unknown', why: `\`${declaration.getName()}\` is declared without a value and assigned later` } };
       return { ...built(region, first.call, init, declaration, machinery, perRequest, relPath), connect: first.call };
     }
+    // `const { server, cleanup } = createServer()` in the handler: built there, with what else the call returned.
+    if (Node.isBindingElement(declaration) && contains(region.block, declaration) && destructuredCall(declaration))
+      return {
+        ...built(region, first.call, destructuredCall(declaration)!, declaration, machinery, perRequest, relPath),
+        connect: first.call,
+      };
     if (declaration)
       return { source: shared(expression, declaration, region, relPath), connect: first.call, sharedDeclaration: declaration };
   }
@@ -140,6 +148,52 @@ function builtByAssignment(
   return undefined;
 }
 
+/** The call an object pattern binding the server destructures (`const { server } = await createServer()`), as written. */
+function destructuredCall(element: Node): Node | undefined {
+  if (!Node.isBindingElement(element) || element.getDotDotDotToken() || !Node.isObjectBindingPattern(element.getParent())) return undefined;
+  const variable = element.getParent()?.getParent();
+  const init = Node.isVariableDeclaration(variable) ? variable.getInitializer() : undefined;
+  const call = init && unwrapExpression(init);
+  return call && Node.isCallExpression(call) ? init : undefined;
+}
+
+/**
+ * `transport = await startSession()`: a function of the same file, called from the handler, that constructs the
+ * transport and connects a server it builds with a factory of the module (`await makeServer().connect(transport)`).
+ * The endpoint builds its server the same way; the opener goes with the sessions.
+ */
+function serverOfSessionOpener(facts: FileFacts, statements: Node[], region: RegionNode): ServerSourceResult | undefined {
+  for (const statement of statements)
+    for (const call of statement.getDescendantsOfKind(SyntaxKind.CallExpression)) {
+      const fn = resolveHandler(call.getExpression());
+      if (!isFunctionNode(fn) || contains(region.fn, fn) || fn.getSourceFile() !== region.fn.getSourceFile()) continue;
+      if (!facts.constructions('StreamableHTTPServerTransport').some((c) => contains(fn, c))) continue;
+      const [connect, ...more] = connectCalls(facts, fn);
+      if (!connect || more.length > 0) continue;
+      const expression = unwrapExpression(connect.server);
+      if (!Node.isCallExpression(expression) && !Node.isNewExpression(expression)) continue;
+      if (
+        freeIdentifiers(expression).some((id) => !Node.isSourceFile(statementOf(valueSymbol(id)?.getDeclarations()[0] ?? id)?.getParent()))
+      )
+        continue;
+      let written = connect.server;
+      while (Node.isParenthesizedExpression(written)) written = written.getExpression();
+      return {
+        source: {
+          kind: 'built',
+          init: templateText(expression),
+          awaited: Node.isAwaitExpression(written),
+          setup: [],
+          prelude: [],
+          uses: [...new Set(freeIdentifiers(expression).map((id) => id.getText()))],
+          requestScoped: false,
+        },
+        connect: connect.call,
+      };
+    }
+  return undefined;
+}
+
 /** A call in the statements that hands the SDK transport to other code (`this.servers.connect(id, transport)`). */
 function transportHandOff(facts: FileFacts, statements: Node[]): Node | undefined {
   for (const statement of statements)
@@ -173,12 +227,15 @@ function built(
   if (typeof cached === 'string') return { source: { kind: 'unknown', why: cached } };
   const anchor = statementOf(declaration ?? connect)!;
   const setup = declaration ? setupStatements(anchor, declaration, connect, machinery) : [];
+  // (a close callback that also ended the session keeps what else it did: `await cleanup()`)
+  const trimmed = new Map(setup.flatMap((s) => (machinery.touches(s) ? [[s, withoutSessionStatements(s, machinery)!] as const] : [])));
   const candidates = candidatesBefore(anchor, region, machinery);
   if (typeof candidates === 'string') return { source: { kind: 'unknown', why: candidates } };
   const withCarried = carried.length > 0 ? slice(candidates, [expression, ...setup, ...carried], machinery, logs) : undefined;
   const prelude = Array.isArray(withCarried) ? withCarried : slice(candidates, [expression, ...setup], machinery, logs);
   if (typeof prelude === 'string') return { source: { kind: 'unknown', why: prelude } };
-  const text = (n: Node) => templateText(n);
+  const text = (n: Node) => trimmed.get(n)?.text ?? templateText(n);
+  const kept = (n: Node) => (id: Node) => !trimmed.get(n)?.removed.some((r) => contains(r, id));
   const inside = new Set<MorphSymbol>();
   for (const parameter of region.fn.getParameters())
     for (const id of parameter.getDescendantsOfKind(SyntaxKind.Identifier)) addSymbol(inside, id);
@@ -188,17 +245,31 @@ function built(
   const roots = [expression, ...setup, ...prelude];
   // Early answers stay in the handler before it serves; only what builds the server decides where the factory lives.
   const requestScoped = [expression, ...setup].some(
-    (r) => r.getDescendantsOfKind(SyntaxKind.ThisKeyword).length > 0 || freeIdentifiers(r).some((id) => inside.has(valueSymbol(id)!)),
+    (r) =>
+      r.getDescendantsOfKind(SyntaxKind.ThisKeyword).length > 0 ||
+      freeIdentifiers(r)
+        .filter(kept(r))
+        .some((id) => inside.has(valueSymbol(id)!)),
   );
   return {
     source: {
       kind: 'built',
       init: text(expression),
       awaited,
-      variable: declaration && Node.isVariableDeclaration(declaration) ? declaration.getName() : undefined,
+      variable:
+        declaration && (Node.isVariableDeclaration(declaration) || Node.isBindingElement(declaration)) ? declaration.getName() : undefined,
+      ...(Node.isBindingElement(declaration) ? { binding: templateText(declaration.getParentOrThrow()) } : {}),
       setup: setup.map(text),
       prelude: prelude.map(text),
-      uses: [...new Set(roots.flatMap((r) => freeIdentifiers(r).map((id) => id.getText())))],
+      uses: [
+        ...new Set(
+          roots.flatMap((r) =>
+            freeIdentifiers(r)
+              .filter(kept(r))
+              .map((id) => id.getText()),
+          ),
+        ),
+      ],
       requestScoped,
       ...(cached ? { cached } : {}),
     },
@@ -217,7 +288,9 @@ function setupStatements(anchor: Node, declaration: Node, connect: Node, machine
   if (!block || !Node.isBlock(block)) return [];
   const symbol = (declaration as Node & { getNameNode(): Node }).getNameNode().getSymbol();
   const statements = block.getStatements();
-  const after = statements.slice(statements.indexOf(anchor as never) + 1).filter((s) => !contains(s, connect) && !machinery.touches(s));
+  const after = statements
+    .slice(statements.indexOf(anchor as never) + 1)
+    .filter((s) => !contains(s, connect) && (!machinery.touches(s) || withoutSessionStatements(s, machinery)));
   const setup = new Set(after.filter((s) => s.getDescendantsOfKind(SyntaxKind.Identifier).some((id) => id.getSymbol() === symbol)));
   // …and what they need that is declared between (`const client = new Client(token)` before `server.load(client)`).
   for (let changed = true; changed;) {
@@ -231,6 +304,26 @@ function setupStatements(anchor: Node, declaration: Node, connect: Node, machine
     }
   }
   return after.filter((s) => setup.has(s));
+}
+
+/**
+ * `server.server.onclose = async () => { transports.delete(id); await cleanup(); }`: a callback assigned to the
+ * server whose own target touches no session, with the statements that end the session taken out. Undefined when
+ * nothing else is left, or the statement is not such an assignment.
+ */
+function withoutSessionStatements(statement: Node, machinery: SessionMachinery): { text: string; removed: Node[] } | undefined {
+  const assignment = Node.isExpressionStatement(statement) ? statement.getExpression() : undefined;
+  if (!Node.isBinaryExpression(assignment) || assignment.getOperatorToken().getKind() !== SyntaxKind.EqualsToken) return undefined;
+  const callback = assignment.getRight();
+  if (machinery.touches(assignment.getLeft()) || !(Node.isArrowFunction(callback) || Node.isFunctionExpression(callback))) return undefined;
+  const body = callback.getBody();
+  const inner = Node.isBlock(body) ? body.getStatements() : [];
+  const removed = inner.filter((s) => machinery.touches(s));
+  if (removed.length === 0 || removed.length === inner.length) return undefined;
+  const start = statement.getStart();
+  let text = statement.getText();
+  for (const r of [...removed].reverse()) text = text.slice(0, r.getFullStart() - start) + text.slice(r.getEnd() - start);
+  return { text: templateText(statement, text), removed };
 }
 
 /**

@@ -110,11 +110,11 @@ function indentUnit(file: SourceFile): string {
 
 /**
  * A node's code as a template writes it: its own first-line indentation removed from every line, and the file's
- * indentation unit written as two spaces (the writer converts back to the file's unit where the code lands).
+ * indentation unit written as two spaces (the writer converts back to the file's unit where the code lands). `text`:
+ * the node's code with parts taken out, laid out the same way.
  */
-export function templateText(node: Node): string {
+export function templateText(node: Node, text = node.getText()): string {
   const file = node.getSourceFile();
-  const text = node.getText();
   const lineStart = file.getFullText().lastIndexOf('\n', node.getStart() - 1) + 1;
   const base = /^[ \t]*/.exec(file.getFullText().slice(lineStart))![0];
   const unit = indentUnit(file);
