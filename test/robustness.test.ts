@@ -306,7 +306,8 @@ describe.concurrent('bad input: reported with its file and reason, the other fil
       if (bad.unchanged !== false) expect(snapshotBytes(path.join(dir, relPath))).toEqual(before);
       expect(run.report!.changes.map((c) => c.file)).not.toContain(relPath);
       expect(run.status).toBe(bad.exit);
-    });
+      // (34 concurrent applies: on a loaded 2-core machine one can take over a minute; this is not a speed test)
+    }, 180_000);
   }
 
   it('the text report names every bad file with its kind and reason, one line each', async () => {
