@@ -288,26 +288,30 @@ function snapshotBytes(abs: string): Buffer | string {
 
 describe.concurrent('bad input: reported with its file and reason, the other files still handled', () => {
   for (const bad of badCases) {
-    it(bad.name, async () => {
-      const dir = workspace(bad.name.replace(/\W+/g, '-').slice(0, 40));
-      const relPath = bad.make(dir);
-      const before = snapshotBytes(path.join(dir, relPath));
-      const run = await cli(['apply', dir, '--allow-dirty']);
-      const problems = problemsOf(run);
-      const problem = problems.find((p) => p.file === relPath);
-      expect(problem, JSON.stringify(problems)).toBeDefined();
-      expect(problem!.kind).toBe(bad.kind);
-      expect(problem!.message).toMatch(bad.message);
-      expect(
-        problems.filter((p) => p.file !== relPath),
-        'no other problem',
-      ).toEqual([]);
-      expectGoodMigrated(dir, run);
-      if (bad.unchanged !== false) expect(snapshotBytes(path.join(dir, relPath))).toEqual(before);
-      expect(run.report!.changes.map((c) => c.file)).not.toContain(relPath);
-      expect(run.status).toBe(bad.exit);
-      // (34 concurrent applies: on a loaded 2-core machine one can take over a minute; this is not a speed test)
-    }, 180_000);
+    it(
+      bad.name,
+      async () => {
+        const dir = workspace(bad.name.replace(/\W+/g, '-').slice(0, 40));
+        const relPath = bad.make(dir);
+        const before = snapshotBytes(path.join(dir, relPath));
+        const run = await cli(['apply', dir, '--allow-dirty']);
+        const problems = problemsOf(run);
+        const problem = problems.find((p) => p.file === relPath);
+        expect(problem, JSON.stringify(problems)).toBeDefined();
+        expect(problem!.kind).toBe(bad.kind);
+        expect(problem!.message).toMatch(bad.message);
+        expect(
+          problems.filter((p) => p.file !== relPath),
+          'no other problem',
+        ).toEqual([]);
+        expectGoodMigrated(dir, run);
+        if (bad.unchanged !== false) expect(snapshotBytes(path.join(dir, relPath))).toEqual(before);
+        expect(run.report!.changes.map((c) => c.file)).not.toContain(relPath);
+        expect(run.status).toBe(bad.exit);
+        // (34 concurrent applies: on a loaded 2-core machine one can take over a minute; this is not a speed test)
+      },
+      180_000,
+    );
   }
 
   it('the text report names every bad file with its kind and reason, one line each', async () => {
