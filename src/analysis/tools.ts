@@ -141,13 +141,13 @@ export function isAnnotationsObject(object: ObjectLiteralExpression): boolean {
     if (Node.isShorthandPropertyAssignment(property)) return ANNOTATION_KEYS.has(property.getName());
     if (!Node.isPropertyAssignment(property) || !ANNOTATION_KEYS.has(property.getName())) return false;
     // A schema's values are validators (`z.string()`, `{ type: 'string' }`); an annotation's are booleans and strings.
-    const value = unwrapExpression(property.getInitializer());
+    const value = withoutWrappers(property.getInitializer());
     return !!value && !Node.isCallExpression(value) && !Node.isObjectLiteralExpression(value) && !Node.isPropertyAccessExpression(value);
   });
 }
 
 /** Strip parentheses, `as`, `satisfies` and `!` around an expression. */
-export function unwrapExpression(node: Node | undefined): Node | undefined {
+export function withoutWrappers(node: Node | undefined): Node | undefined {
   let current = node;
   while (
     current &&
@@ -165,7 +165,7 @@ const MAX_OBJECT_DEPTH = 6;
 
 /** An object literal, or a variable (local or imported from a project file) initialised with one. */
 export function resolveObject(node: Node, depth: number): ObjectLiteralExpression | undefined {
-  const value = unwrapExpression(node);
+  const value = withoutWrappers(node);
   if (!value || depth > MAX_OBJECT_DEPTH) return undefined;
   if (Node.isObjectLiteralExpression(value)) return value;
   if (!Node.isIdentifier(value)) return undefined;

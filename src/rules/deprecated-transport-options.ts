@@ -1,5 +1,6 @@
 import { Node, SyntaxKind, type ObjectLiteralExpression } from 'ts-morph';
 import type { Rule } from './rule';
+import { withoutWrappers } from '../analysis/tools';
 
 const OPTIONS = ['allowedHosts', 'allowedOrigins', 'enableDnsRebindingProtection'];
 
@@ -41,7 +42,7 @@ const MAX_DEPTH = 5;
  * initializer, or what a project function called to build the options returns.
  */
 function optionObjects(node: Node | undefined, depth: number, seen: Set<Node>): ObjectLiteralExpression[] {
-  const value = unwrap(node);
+  const value = withoutWrappers(node);
   if (!value || depth > MAX_DEPTH || seen.has(value)) return [];
   seen.add(value);
   if (Node.isObjectLiteralExpression(value)) {
@@ -73,18 +74,4 @@ function optionObjects(node: Node | undefined, depth: number, seen: Set<Node>): 
     });
   }
   return [];
-}
-
-function unwrap(node: Node | undefined): Node | undefined {
-  let current = node;
-  while (
-    current &&
-    (Node.isParenthesizedExpression(current) ||
-      Node.isAsExpression(current) ||
-      Node.isSatisfiesExpression(current) ||
-      Node.isNonNullExpression(current))
-  ) {
-    current = current.getExpression();
-  }
-  return current;
 }

@@ -1,6 +1,6 @@
 import { Node, type ObjectLiteralExpression } from 'ts-morph';
 import type { ReportOptions, Rule } from './rule';
-import { isAnnotationsObject, resolveObject, toolAnnotationsArgument, unwrapExpression, type ToolRegistration } from '../analysis/tools';
+import { isAnnotationsObject, resolveObject, toolAnnotationsArgument, withoutWrappers, type ToolRegistration } from '../analysis/tools';
 import { inferToolEffects } from '../analysis/tool-effects';
 import { staticString } from '../analysis/routes';
 import { registerToolMissing } from '../analysis/sdk-version';
@@ -127,7 +127,7 @@ function registerToolLayout(tool: ToolRegistration): RegisterToolLayout | undefi
   const layout: RegisterToolLayout = {};
   for (let index = 1; index < tool.callbackIndex; index++) {
     const arg = args[index];
-    const value = unwrapExpression(arg);
+    const value = withoutWrappers(arg);
     if (annotations && arg === annotations.node) layout.annotations = index;
     else if (index === 1 && value && isStringValued(value)) layout.description = index;
     else if (layout.inputSchema === undefined && value && isSchemaValued(value)) layout.inputSchema = index;
@@ -157,7 +157,7 @@ function isSchemaValued(node: Node): boolean {
 /** `.tool()` annotations the transform can add hints to: none yet, or an object literal written in the call. */
 function toolAnnotationsAreLiteral(tool: ToolRegistration): boolean {
   const annotations = toolAnnotationsArgument(tool);
-  return annotations !== 'unknown' && (!annotations || Node.isObjectLiteralExpression(unwrapExpression(annotations.node)));
+  return annotations !== 'unknown' && (!annotations || Node.isObjectLiteralExpression(withoutWrappers(annotations.node)));
 }
 
 /**
@@ -174,7 +174,7 @@ function hintsCanBeWrittenInline(tool: ToolRegistration): boolean {
   if (!config || !Node.isObjectLiteralExpression(config)) return false;
   const property = config.getProperty('annotations');
   if (!property) return !config.getProperties().some(Node.isSpreadAssignment);
-  return Node.isPropertyAssignment(property) && Node.isObjectLiteralExpression(unwrapExpression(property.getInitializer()));
+  return Node.isPropertyAssignment(property) && Node.isObjectLiteralExpression(withoutWrappers(property.getInitializer()));
 }
 
 const MAX_DEPTH = 6;
