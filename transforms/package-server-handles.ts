@@ -17,24 +17,13 @@ import { addMarker } from './lib/markers';
 import { originalText } from './lib/source-edit';
 import { PACKAGE_SESSION_NAMES, packageSessionsCode } from './lib/handle-store';
 import type { Finding } from '../src/model';
-import type { Span } from '../src/analysis/endpoints/model';
+import type { PackageServerPlan } from '../src/analysis/package-servers';
 
 export const id = 'package-server-handles';
 export const rules = ['session-state'];
 export const parser = 'tsx';
 
 const SDK = '@modelcontextprotocol/sdk';
-
-/** What the analysis put on the finding (rules/session-state.ts). */
-export interface PackageServerPlan {
-  factory: string;
-  module: string;
-  call: Span;
-  /** Names the call's arguments take from the function around it. */
-  requestNames: string[];
-  /** Members the code uses on the variable that holds the server (`*`: any other use). */
-  uses: string[];
-}
 
 /** What the server each request gets can stand in for: connecting it to the request's transport, and closing it. */
 const FRONT_MEMBERS = new Set(['connect', 'close']);

@@ -5,7 +5,6 @@ import {
   ts,
   type CallExpression,
   type ClassDeclaration,
-  type Identifier,
   type NewExpression,
   type PropertyAccessExpression,
   type SourceFile,
@@ -16,16 +15,14 @@ import { resolveHandler, routeContextsOf, staticString } from '../analysis/route
 import { toolAnnotationsArgument, type ToolRegistration } from '../analysis/tools';
 import { enclosingFunction } from './shared';
 import { storeName, storeWrites } from '../analysis/stores';
-import { connectCalls } from '../analysis/endpoints/sites';
-import { resolveOrigin } from '../analysis/resolve';
-import { isMcpModule } from '../analysis/sdk-modules';
 import type { FileFacts } from '../analysis/file-facts';
 import type { EndpointPlan, Span } from '../analysis/endpoints/model';
-import { isFunctionNode, rootOf, spanOf, type FunctionNode } from '../analysis/endpoints/spans';
+import { isFunctionNode, type FunctionNode } from '../analysis/endpoints/spans';
 import { referencesOf } from '../analysis/references';
+import { changedAt, isFreshContainer } from '../analysis/state-changes';
+import { packageServerFactories, packageServerPlan } from '../analysis/package-servers';
 
 const CONTEXT_PARAM = /^(?:extra|ctx|context|requestExtra|handlerExtra)$/;
-const MUTATORS = /^(?:push|pop|shift|unshift|splice|set|delete|add|clear|sort|reverse|fill)$/;
 
 export const sessionState: Rule = {
   meta: {
@@ -294,14 +291,6 @@ function toolMutating(variable: Node, tools: ReadonlyArray<{ name: string; handl
   return undefined;
 }
 
-function isFreshContainer(node: Node | undefined): boolean {
-  return (
-    Node.isObjectLiteralExpression(node) ||
-    Node.isArrayLiteralExpression(node) ||
-    (Node.isNewExpression(node) && /^(?:Map|Set|WeakMap|Array|Object)$/.test(node.getExpression().getText()))
-  );
-}
-
 /**
  * Tools registered inside a class (an `McpServer` subclass, or a class whose method builds the server) that change
  * the instance's own fields, where the class is instantiated inside a function (per connection, not once per
@@ -337,62 +326,6 @@ function perCallInstance(classNode: ClassDeclaration): Node | undefined {
     .filter((parent): parent is NewExpression => Node.isNewExpression(parent));
   if (made.some((n) => !n.getFirstAncestor((a) => isFunctionNode(a)))) return undefined;
   return made[0];
-}
-
-const ASSIGNMENT = /^(?:[-+*/%&|^]|\*\*|<<|>>>?|&&|\|\||\?\?)?=$/;
-/** How deep calls are followed to see whether they change what they are handed. */
-const MAX_CHANGE_DEPTH = 2;
-
-/**
- * What `node` holds changes here: `node = …`, `node.a.b = …`, `node.count++`, `delete node[k]`, `node.list.push(…)`,
- * a method of the project that changes its `this` (`node.record(…)`), or a function of the project that changes
- * the parameter `node` (or part of it) is handed to (`tool.run(args, node)`).
- */
-function changedAt(node: Node, depth = 0, unreadable = false): boolean {
-  let target = node;
-  for (
-    let up = target.getParent();
-    (Node.isPropertyAccessExpression(up) || Node.isElementAccessExpression(up)) && up.getExpression() === target;
-    up = target.getParent()
-  )
-    target = up;
-  const parent = target.getParent();
-  if (Node.isBinaryExpression(parent) && parent.getLeft() === target) return ASSIGNMENT.test(parent.getOperatorToken().getText());
-  if (Node.isPrefixUnaryExpression(parent) || Node.isPostfixUnaryExpression(parent)) return /\+\+|--/.test(parent.getText());
-  if (Node.isDeleteExpression(parent)) return true;
-  if (!Node.isCallExpression(parent) || depth >= MAX_CHANGE_DEPTH) return false;
-  if (parent.getExpression() === target && Node.isPropertyAccessExpression(target) && target !== node)
-    return MUTATORS.test(target.getName()) || methodChangesThis(target, depth + 1);
-  const index = parent.getArguments().indexOf(target);
-  const changes = index >= 0 ? callChangesArgument(parent, index, depth + 1) : false;
-  return changes ?? unreadable;
-}
-
-/** `conversation.record(turn)` runs a method of the project that changes `this` (`this.turns.push(…)`). */
-function methodChangesThis(method: PropertyAccessExpression, depth: number): boolean {
-  const declaration = method.getNameNode().getSymbol()?.getDeclarations()[0];
-  if (!Node.isMethodDeclaration(declaration) || declaration.getSourceFile().isDeclarationFile()) return false;
-  return declaration.getDescendantsOfKind(SyntaxKind.ThisKeyword).some((self) => changedAt(self, depth));
-}
-
-/**
- * The project function `call` runs changes the parameter its argument `index` arrives in; `undefined` when the callee
- * cannot be read (no declaration: an untyped package, an element of an array the analysis has no type for).
- */
-function callChangesArgument(call: CallExpression, index: number, depth: number): boolean | undefined {
-  const callee = call.getExpression();
-  const named = Node.isPropertyAccessExpression(callee) ? callee.getNameNode() : callee;
-  let fn: Node | undefined = named.getSymbol()?.getDeclarations()[0];
-  // (a global the analysis has no declaration for, `JSON.stringify`, `console.log`, reads what it is handed)
-  if (!fn) return rootOf(callee).getSymbol()?.getDeclarations().length ? undefined : false;
-  if (Node.isVariableDeclaration(fn) || Node.isPropertyAssignment(fn)) fn = fn.getInitializer();
-  if (!isFunctionNode(fn) || fn.getSourceFile().isDeclarationFile()) return false;
-  const parameter = fn.getParameters()[index];
-  if (!Node.isParameterDeclaration(parameter) || !Node.isIdentifier(parameter.getNameNode())) return false;
-  const symbol = parameter.getSymbol();
-  return (fn.getBody()?.getDescendantsOfKind(SyntaxKind.Identifier) ?? []).some(
-    (id) => id.getSymbol() === symbol && id !== parameter.getNameNode() && changedAt(id, depth),
-  );
 }
 
 /** The plan whose request-scoped credentials read this session id (in a lookup's key, or the key's declaration). */
@@ -479,95 +412,4 @@ function sessionResource(variable: Node, tools: ReadonlyArray<{ name: string; ha
     (tool) => !!tool.handler && tool.handler.getDescendantsOfKind(SyntaxKind.Identifier).some((id) => id.getSymbol() === symbol),
   );
   return user?.name;
-}
-
-/**
- * `const server = await createConnection(…)` from another package (not the MCP SDK, not the project), then
- * `server.connect(transport)` per connection, or the server a `createMcpHandler` factory returns (what a migration to
- * 2026-07-28 writes): the package's factory decides what each server owns.
- */
-function packageServerFactories(facts: FileFacts, sourceFile: SourceFile): PackageServerCall[] {
-  const found: PackageServerCall[] = [];
-  const served = [...connectCalls(facts, sourceFile).map((c) => c.server), ...handlerFactoryResults(sourceFile)];
-  for (const server of served) {
-    let init: Node | undefined = unwrapAwait(server);
-    let variable: VariableDeclaration | undefined;
-    if (Node.isIdentifier(init)) {
-      const declaration = init.getSymbol()?.getDeclarations()[0];
-      variable = declaration && Node.isVariableDeclaration(declaration) ? declaration : undefined;
-      init = unwrapAwait(variable?.getInitializer());
-    }
-    if (!init || !Node.isCallExpression(init) || found.some((f) => f.call === init)) continue;
-    const origin = resolveOrigin(init.getExpression());
-    // A package name (`@playwright/mcp`), not a project file (relative or resolved to a path) or a `node:` builtin.
-    if (!origin || /^[./]|:/.test(origin.module) || isMcpModule(origin.module)) continue;
-    found.push({ call: init, factory: origin.name, module: origin.module, variable });
-  }
-  return found;
-}
-
-interface PackageServerCall {
-  call: CallExpression;
-  factory: string;
-  module: string;
-  /** The variable that holds the server (`const server = await createConnection(…)`), if any. */
-  variable?: VariableDeclaration;
-}
-
-/**
- * What `--unsafe` needs to give each handle its own package server: the call, the names its arguments take from
- * the function around it (a handle's server is opened outside any request), and what the code does with the server
- * besides (each member used on its variable; `*` for any other use).
- */
-function packageServerPlan(found: PackageServerCall, relPath: string) {
-  const argumentNames = found.call.getArguments().flatMap((a) => [a, ...a.getDescendantsOfKind(SyntaxKind.Identifier)]);
-  const requestNames = [...new Set(argumentNames.filter((n) => Node.isIdentifier(n) && declaredInFunction(n)).map((n) => n.getText()))];
-  const uses = new Set<string>();
-  const symbol = found.variable?.getNameNode().getSymbol();
-  const scope = found.variable?.getFirstAncestor((a) => Node.isBlock(a) || Node.isSourceFile(a));
-  for (const identifier of scope?.getDescendantsOfKind(SyntaxKind.Identifier) ?? []) {
-    if (identifier === found.variable?.getNameNode() || identifier.getSymbol() !== symbol) continue;
-    const parent = identifier.getParent();
-    uses.add(Node.isPropertyAccessExpression(parent) && parent.getExpression() === identifier ? parent.getName() : '*');
-  }
-  return {
-    factory: found.factory,
-    module: found.module,
-    call: spanOf(found.call, () => relPath),
-    requestNames,
-    uses: [...uses].sort(),
-  };
-}
-
-/** A value the identifier reads is declared inside a function (not at module level, not a property's name). */
-function declaredInFunction(identifier: Identifier): boolean {
-  const parent = identifier.getParent();
-  if ((Node.isPropertyAssignment(parent) || Node.isPropertyAccessExpression(parent)) && parent.getNameNode() === identifier) return false;
-  const symbol = Node.isShorthandPropertyAssignment(parent)
-    ? identifier.getProject().getTypeChecker().compilerObject.getShorthandAssignmentValueSymbol(parent.compilerNode)
-    : identifier.getSymbol()?.compilerSymbol;
-  return (symbol?.getDeclarations() ?? []).some((d) => ts.findAncestor(d, (a) => ts.isFunctionLike(a)) !== undefined);
-}
-
-/** What the factories handed to the SDK's `createMcpHandler` return. */
-function handlerFactoryResults(sourceFile: SourceFile): Node[] {
-  const results: Node[] = [];
-  for (const call of nodesOfKind(sourceFile, SyntaxKind.CallExpression)) {
-    const origin = resolveOrigin(call.getExpression());
-    if (origin?.name !== 'createMcpHandler' || !isMcpModule(origin.module)) continue;
-    const [factory] = call.getArguments();
-    if (!Node.isArrowFunction(factory) && !Node.isFunctionExpression(factory)) continue;
-    const body = factory.getBody();
-    if (!Node.isBlock(body)) results.push(body);
-    else
-      for (const statement of body.getStatements()) {
-        const returned = Node.isReturnStatement(statement) ? statement.getExpression() : undefined;
-        if (returned) results.push(returned);
-      }
-  }
-  return results;
-}
-
-function unwrapAwait(node: Node | undefined): Node | undefined {
-  return node && Node.isAwaitExpression(node) ? node.getExpression() : node;
 }
