@@ -4,7 +4,7 @@
 // url.pathname === '/sse')`, `switch (req.method)`) as in node:http servers and fetch handlers.
 import { nodesOfKind } from './node-index';
 import { Node, SyntaxKind, type CallExpression, type SourceFile } from 'ts-morph';
-import { referencesOf } from './references';
+import { otherReferencesOf } from './references';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS';
 /** `any`: a method-agnostic registration (`app.all`, `app.use`, a branch with no method test). */
@@ -506,7 +506,7 @@ function routesForFunction(fn: Node, depth: number): RouteCall[] {
   const nameNode = functionNameNode(fn);
   if (!nameNode) return [];
   const found: RouteCall[] = [];
-  for (const reference of referencesTo(nameNode)) {
+  for (const reference of otherReferencesOf(nameNode)) {
     const routeFile = reference.getSourceFile();
     for (const route of routeCalls(routeFile)) {
       if (
@@ -530,15 +530,6 @@ function functionNameNode(fn: Node): Node | undefined {
   const parent = fn.getParent();
   if (parent && Node.isVariableDeclaration(parent) && Node.isIdentifier(parent.getNameNode())) return parent.getNameNode();
   return undefined;
-}
-
-function referencesTo(nameNode: Node): Node[] {
-  if (!Node.isIdentifier(nameNode)) return [];
-  try {
-    return referencesOf(nameNode).filter((ref) => ref !== nameNode);
-  } catch {
-    return [];
-  }
 }
 
 export function methodsInclude(methods: MethodSet | 'unknown', method: HttpMethod): boolean {

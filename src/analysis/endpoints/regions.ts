@@ -2,16 +2,7 @@
 // that handles it, how requests reach that function (routes with their mount prefix, node:http listeners, fetch
 // handlers, method-named exports, calls from other handlers), which methods and path reach it and which framework
 // serves it.
-import {
-  Node,
-  SyntaxKind,
-  type Block,
-  type CallExpression,
-  type IfStatement,
-  type ReferenceFindableNode,
-  type SourceFile,
-  type SwitchStatement,
-} from 'ts-morph';
+import { Node, SyntaxKind, type Block, type CallExpression, type IfStatement, type SourceFile, type SwitchStatement } from 'ts-morph';
 import {
   conditionConstraint,
   exits,
@@ -28,7 +19,7 @@ import { adapters } from '../../frameworks';
 import { nestRoute } from '../../frameworks/nest';
 import type { FrameworkId, HttpMethod, Methods } from './model';
 import { contains, declarationOf, isFunctionNode, rootOf, unwrapExpression, type FunctionNode } from './spans';
-import { referencesOf } from '../references';
+import { otherReferencesOf } from '../references';
 
 /** What reaches a request function, on the ts-morph tree (converted to plan data later). */
 export type ArrivalNode =
@@ -142,7 +133,7 @@ export function regionAround(node: Node, fn: FunctionNode, depth = 0): RegionNod
       framework,
     };
   }
-  // (`(req, res) => serveMcp(req, res)`: an expression body is a region only as a caller; it is never rewritten)
+  // (an expression body, `(req, res) => serveMcp(req, res)`, has no statements: it is the whole function, given braces when rewritten)
   const statements = Node.isBlock(body) ? body.getStatements() : [];
   const at = statements.findIndex((s) => contains(s, node));
   for (let k = at - 1; k >= 0; k--) {
@@ -292,8 +283,8 @@ function routeArrivals(fn: FunctionNode): ArrivalNode[] {
 function listenerArrivals(fn: FunctionNode): ArrivalNode[] {
   const sites: Node[] = [fn];
   const holder = fn.getParent();
-  if (Node.isVariableDeclaration(holder)) sites.push(...referencesTo(holder.getNameNode()));
-  if (Node.isFunctionDeclaration(fn) && fn.getNameNode()) sites.push(...referencesTo(fn.getNameNode()!));
+  if (Node.isVariableDeclaration(holder)) sites.push(...otherReferencesOf(holder.getNameNode()));
+  if (Node.isFunctionDeclaration(fn) && fn.getNameNode()) sites.push(...otherReferencesOf(fn.getNameNode()!));
   const arrivals: ArrivalNode[] = [];
   for (const site of sites) {
     const parent = site.getParent();
@@ -344,21 +335,12 @@ function callsOf(fn: FunctionNode): CallExpression[] {
         : undefined;
   if (!nameNode) return [];
   const calls: CallExpression[] = [];
-  for (const reference of referencesTo(nameNode)) {
+  for (const reference of otherReferencesOf(nameNode)) {
     const access = Node.isPropertyAccessExpression(reference.getParent()) ? reference.getParent()! : reference;
     const call = access.getParent();
     if (Node.isCallExpression(call) && call.getExpression() === access) calls.push(call);
   }
   return calls;
-}
-
-function referencesTo(nameNode: Node): Node[] {
-  if (!Node.isIdentifier(nameNode) && !Node.isPrivateIdentifier(nameNode)) return [];
-  try {
-    return referencesOf(nameNode as Node & ReferenceFindableNode).filter((ref) => ref !== nameNode);
-  } catch {
-    return [];
-  }
 }
 
 /** `app.use('/admin', router)` anywhere in the project mounts the receiver's router under '/admin'. */
