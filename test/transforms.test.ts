@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import jscodeshift from 'jscodeshift';
 import { transforms, type TransformModule } from '../transforms';
-import { parserFor } from '../transforms/lib/context';
+import { parserFor, type TransformOptions } from '../transforms/lib/context';
 import { analyzeSources, createProject, syntaxError } from '../src/engine/analyze';
 import { allRules } from '../src/rules';
 import { TARGETS } from '../src/engine/targets';
@@ -15,7 +15,7 @@ import { KNOWN_FAILING_TRANSFORMS } from './helpers/known-failing';
 const FIXTURES = path.resolve(__dirname, '..', 'fixtures');
 const UPDATE = process.env.UPDATE === '1';
 
-function run(transform: TransformModule, filePath: string, source: string, options: { target?: string } = {}): string {
+function run(transform: TransformModule, filePath: string, source: string, options: TransformOptions = {}): string {
   const analysis = analyzeSources([{ absPath: filePath, relPath: path.basename(filePath), text: source }], allRules);
   const findings = (analysis.files[0]?.findings ?? []).filter((f) => transform.rules.includes(f.ruleId));
   if (findings.length === 0) return source;
@@ -28,7 +28,11 @@ function run(transform: TransformModule, filePath: string, source: string, optio
   return output ?? source;
 }
 
-/** A transform's cases: `fixtures/<id>/*.input.*`, or per target in `fixtures/<id>/<target>/`. */
+/**
+ * A transform's cases: `fixtures/<id>/*.input.*`, or per target in `fixtures/<id>/<target>/`. A case's
+ * `<name>.options.json`, when there is one, holds the other transform options the engine would pass (the engine's
+ * choices, such as `agentsHandlerModule`).
+ */
 function casesOf(transform: TransformModule): Array<{ dir: string; input: string; target?: string }> {
   const dir = path.join(FIXTURES, transform.id);
   if (!fs.existsSync(dir)) return [];
@@ -56,13 +60,18 @@ for (const transform of transforms) {
         const inputPath = path.join(dir, input);
         const outputPath = path.join(dir, input.replace('.input.', '.output.'));
         const source = fs.readFileSync(inputPath, 'utf8');
-        const output = run(transform, inputPath, source, { target });
+        const optionsPath = path.join(dir, input.replace(/\.input\.\w+$/, '.options.json'));
+        const options: TransformOptions = {
+          ...(fs.existsSync(optionsPath) ? (JSON.parse(fs.readFileSync(optionsPath, 'utf8')) as TransformOptions) : {}),
+          target,
+        };
+        const output = run(transform, inputPath, source, options);
         if (UPDATE && output !== source) fs.writeFileSync(outputPath, output);
         if (UPDATE && output === source && fs.existsSync(outputPath)) fs.unlinkSync(outputPath);
         const expected = fs.existsSync(outputPath) ? fs.readFileSync(outputPath, 'utf8') : source;
         expect(output).toBe(expected);
         expect(syntaxError(createProject().createSourceFile(inputPath, output, { overwrite: true }))).toBeUndefined();
-        expect(run(transform, inputPath, output, { target }), 'a second run changes nothing').toBe(output);
+        expect(run(transform, inputPath, output, options), 'a second run changes nothing').toBe(output);
       });
     }
   });

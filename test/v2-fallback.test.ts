@@ -224,3 +224,82 @@ describe('apply --target 2026-07-28 when the v2 manifest would not install besid
     ]);
   }, 300_000);
 });
+
+describe('apply --target 2026-07-28 on an McpAgent whose agents raise would not install beside the lock', () => {
+  // agents 0.0 brought ai 4, which wants zod 3 as a peer; raising agents to 0.32 (its createMcpHandler) leaves the
+  // locked ai in place (npm: ERESOLVE against zod 4). Served by the SDK's own createMcpHandler, agents goes instead.
+  const manifest = JSON.stringify(
+    { name: 'atlas-worker', private: true, dependencies: { '@modelcontextprotocol/sdk': '1.17.1', agents: '^0.0.109', zod: '^3.25.0' } },
+    null,
+    2,
+  );
+  const lock = JSON.stringify({
+    name: 'atlas-worker',
+    lockfileVersion: 3,
+    packages: {
+      '': { name: 'atlas-worker', dependencies: { '@modelcontextprotocol/sdk': '1.17.1', agents: '^0.0.109', zod: '^3.25.0' } },
+      'node_modules/@modelcontextprotocol/sdk': { version: '1.17.1', dependencies: { zod: '^3.23.8' } },
+      'node_modules/agents': { version: '0.0.109', dependencies: { '@modelcontextprotocol/sdk': '^1.17.0', ai: '4.3.19' } },
+      'node_modules/ai': { version: '4.3.19', peerDependencies: { zod: '^3.23.8' } },
+      'node_modules/zod': { version: '3.25.76' },
+    },
+  });
+  const WORKER = `import { McpAgent } from 'agents/mcp';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+
+type Props = { region: string };
+
+export class AtlasAgent extends McpAgent<unknown, unknown, Props> {
+  server = new McpServer({ name: 'atlas', version: '1.0.0' });
+
+  async init() {
+    this.server.registerTool('capital', { inputSchema: { country: z.string() } }, async ({ country }) => ({
+      content: [{ type: 'text', text: \`\${country} (\${this.props.region})\` }],
+    }));
+  }
+}
+
+export default {
+  fetch(request: Request, env: unknown, ctx: { props: Props }) {
+    const { pathname } = new URL(request.url);
+    if (pathname.startsWith('/sse')) return AtlasAgent.serveSSE('/sse').fetch(request, env, ctx);
+    return AtlasAgent.serve('/mcp').fetch(request, env, ctx);
+  },
+};
+`;
+  const files = {
+    'src/index.ts': WORKER,
+    // (what @cloudflare/workers-types declares, as far as the migrated worker uses it)
+    'src/cloudflare.d.ts': `declare module 'cloudflare:workers' {\n  export abstract class DurableObject {}\n}\n`,
+    'package.json': `${manifest}\n`,
+    'package-lock.json': lock,
+  };
+
+  it('serves the agent with the SDK createMcpHandler, takes agents out of the manifest, and a second apply changes nothing', () => {
+    const dir = project(files);
+    const result = apply({ paths: [dir], cwd: dir, allowDirty: true, target: '2026-07-28' });
+    expect(result.deferred).toBeUndefined();
+    const written = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    expect(written.dependencies).toEqual({ zod: '^4.2.0', '@modelcontextprotocol/server': '^2.4.0' });
+    const worker = fs.readFileSync(path.join(dir, 'src/index.ts'), 'utf8');
+    expect(worker).toMatch(/import \{[^}]*createMcpHandler[^}]*\} from '@modelcontextprotocol\/server'/);
+    expect(worker).not.toMatch(/from 'agents/);
+    expect(worker).toContain('return createMcpHandler(() => createMcpServer(props)).fetch(request);');
+    expect(worker).toContain('mcpHandler(request, ctx.props)');
+    expect(result.manual.map((item) => item.message)).toContain(
+      "agents removed: nothing imports it any more (the McpAgent is served by the SDK's createMcpHandler, because raising agents would not install beside the project's lock); run your package manager's install.",
+    );
+    expect(apply({ paths: [dir], cwd: dir, allowDirty: true, target: '2026-07-28' }).changes, 'a second apply changes nothing').toEqual([]);
+  }, 300_000);
+
+  it('keeps agents, and the project on 2025-11-25, while another file of the package still imports it', () => {
+    const dir = project({ ...files, 'src/chat.ts': `import { useAgent } from 'agents/react';\nexport const hook = useAgent;\n` });
+    const result = apply({ paths: [dir], cwd: dir, allowDirty: true, target: '2026-07-28' });
+    expect(result.deferred?.lockConflicts.map((c) => `${c.locked.name} ${c.peer} ${c.peerRange}`)).toEqual(['ai zod ^3.23.8']);
+    const written = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    // (2025-11-25 serves it on the v1 SDK's Web-standard transport, whose stateless mode needs 1.25 or later)
+    expect(written.dependencies).toEqual({ '@modelcontextprotocol/sdk': '^1.32.2', agents: '^0.0.109', zod: '^3.25.0' });
+    expect(fs.readFileSync(path.join(dir, 'src/index.ts'), 'utf8')).toContain('WebStandardStreamableHTTPServerTransport');
+  }, 300_000);
+});

@@ -4,14 +4,16 @@
  * the finding (src/analysis/mcp-frameworks/agents.ts). The `server` and `init()` of the McpAgent subclass become a
  * server factory, served statelessly on the Streamable HTTP route; the HTTP+SSE routes answer 410 naming it.
  * - 2026-07-28: an SDK v2 factory served by `createMcpHandler(factory)` from `agents/mcp/server` (it validates Host
- *   and Origin).
+ *   and Origin). When raising agents cannot install (jina-ai/MCP's lock keeps agents 0.0's `ai@4`, which wants zod 3),
+ *   the engine asks for the SDK's own `createMcpHandler` (@modelcontextprotocol/server) instead: a fetch handler like
+ *   the 2025-11-25 one (POST only, Origin checked, the route's `ctx.props` passed in), and `agents` is left unused.
  * - 2025-11-25: a v1 factory served by a fetch handler with the v1 SDK's `WebStandardStreamableHTTPServerTransport`
  *   (POST only, Origin checked); the agent's props come from the route's `ctx.props`.
  * The class stays exported under its name as an empty Durable Object (wrangler's migrations and binding name it). An
  * agent that holds session state gets a marker instead.
  */
 import type { API, FileInfo } from 'jscodeshift';
-import { createContext, print, type TransformContext, type TransformOptions } from './lib/context';
+import { createContext, print, type AgentsHandlerModule, type TransformContext, type TransformOptions } from './lib/context';
 import type { AnyNode } from './lib/ast';
 import { inlinePlaceholder, placeholder } from './lib/emit';
 import { ensureNamedImport, pruneImports } from './lib/imports';
@@ -55,12 +57,18 @@ export const note = {
 
 const V1_SERVER = ['@modelcontextprotocol/sdk/server/mcp.js', '@modelcontextprotocol/sdk/server/mcp'];
 const V2_TARGET = '2026-07-28';
+const AGENTS_HANDLER_MODULE: AgentsHandlerModule = 'agents/mcp/server';
 
 /** Why the agent stays as it is on this target, at the construct that stops it; undefined when it moves. */
-export function agentBlocker(plan: AgentsPlan, target: string): { reason: string; line: number } | undefined {
+export function agentBlocker(
+  plan: AgentsPlan,
+  target: string,
+  handlerModule: AgentsHandlerModule = AGENTS_HANDLER_MODULE,
+): { reason: string; line: number } | undefined {
   if (plan.blocker) return { reason: plan.blocker.reason, line: plan.blocker.at.line };
-  if (target === V2_TARGET || !plan.props) return undefined;
-  // 2025-11-25: the handler takes the props from the route's ExecutionContext, as the agent's routes did.
+  if ((target === V2_TARGET && handlerModule === AGENTS_HANDLER_MODULE) || !plan.props) return undefined;
+  // Otherwise the handler takes the props from the route's ExecutionContext, as the agent's routes did (agents' own
+  // handler reads them with getMcpAuthContext()).
   const route = plan.routes.find((r) => r.kind === 'endpoint' && r.args.length < 3);
   return route
     ? {
@@ -71,8 +79,8 @@ export function agentBlocker(plan: AgentsPlan, target: string): { reason: string
 }
 
 /** The agent is not moved: one marker stands for all of its routes. */
-export function marksAgentInstead(plan: AgentsPlan, target: string): boolean {
-  return !!agentBlocker(plan, target);
+export function marksAgentInstead(plan: AgentsPlan, target: string, handlerModule?: AgentsHandlerModule): boolean {
+  return !!agentBlocker(plan, target, handlerModule);
 }
 
 export default function transform(file: FileInfo, api: API, options: TransformOptions = {}): string | undefined {
@@ -83,11 +91,12 @@ export default function transform(file: FileInfo, api: API, options: TransformOp
     if (plan) plans.set(plan.agentClass, plan);
   }
   const target = options.target ?? V2_TARGET;
+  const handlerModule = options.agentsHandlerModule ?? AGENTS_HANDLER_MODULE;
   let changed = false;
   for (const plan of plans.values()) {
-    const blocker = agentBlocker(plan, target);
+    const blocker = agentBlocker(plan, target, handlerModule);
     if (blocker) changed = addMarker(context, blocker.line, 'legacy-sse-transport', `not migrated: ${blocker.reason}`) || changed;
-    else changed = migrate(context, plan, target) || changed;
+    else changed = migrate(context, plan, target, handlerModule) || changed;
   }
   return changed ? print(context) : undefined;
 }
@@ -101,7 +110,7 @@ interface FactoryParts {
   setup: string[];
 }
 
-function migrate(context: TransformContext, plan: AgentsPlan, target: string): boolean {
+function migrate(context: TransformContext, plan: AgentsPlan, target: string, handlerModule: AgentsHandlerModule): boolean {
   const { j, root } = context;
   const agent = root.find(j.ClassDeclaration, { id: { name: plan.agentClass } }).paths()[0];
   if (!agent) return false;
@@ -118,7 +127,9 @@ function migrate(context: TransformContext, plan: AgentsPlan, target: string): b
       statement.replace(/\bthis\.server\b/g, 'server').replace(/\bthis\.props\b/g, props ?? 'this.props'),
     ),
   };
-  const code = v2 ? v2Handler(context, plan, parts) : v1Handler(context, plan, parts);
+  // (agents' own handler is called as the route was; the others are fetch handlers handed the route's props)
+  const agentsHandler = v2 && handlerModule === AGENTS_HANDLER_MODULE;
+  const code = agentsHandler ? v2Handler(context, plan, parts) : v2 ? v2SdkHandler(context, plan, parts) : v1Handler(context, plan, parts);
   const durableObject = ensureNamedImport(context, ['cloudflare:workers'], 'DurableObject');
   const statement = (agent.parent?.node.type === 'ExportNamedDeclaration' ? agent.parent.node : agent.node) as unknown as AnyNode;
   const body = root.find(j.Program).get('body').value as AnyNode[];
@@ -145,7 +156,7 @@ function migrate(context: TransformContext, plan: AgentsPlan, target: string): b
             `${s('Content-Type')}: ${s('application/json')}`,
             s,
           )
-        : v2
+        : agentsHandler
           ? v2Route(route, parts.handler, s)
           : `${parts.handler}(${[route.args[0] ?? 'request', ...(props ? [`${route.args[2]}.props`] : [])].join(', ')})`;
     call.replace(j.identifier(inlinePlaceholder(context, replacement)));
@@ -183,6 +194,38 @@ function v2Handler(context: TransformContext, plan: AgentsPlan, parts: FactoryPa
     ...factoryLines(plan, parts, '', readProps),
     ``,
     `const ${parts.handler} = ${createMcpHandler}(() => ${parts.factory}()${plan.endpoint === '/mcp' ? '' : `, { route: ${quoted(context.quote, plan.endpoint)} }`});`,
+  ].join('\n');
+}
+
+/**
+ * 2026-07-28 without agents: an SDK v2 factory served by the SDK's `createMcpHandler` from a fetch handler that
+ * answers other methods 405 and a foreign Origin 403 (a Worker is reached under its deployed name: Host is not
+ * checked). The props the agent read as `this.props` are the route's `ctx.props`, passed in.
+ */
+function v2SdkHandler(context: TransformContext, plan: AgentsPlan, parts: FactoryParts): string {
+  const types = context.typescript;
+  const s = (text: string) => quoted(context.quote, text);
+  const request = 'request';
+  const propsParam = parts.props ? `${parts.props}${types ? `: ${plan.propsType ?? 'Record<string, unknown>'}` : ''}` : '';
+  const guard: GuardContext = { context, v2: true, local: false, declared: new Map() };
+  const createMcpHandler = ensureNamedImport(context, ['@modelcontextprotocol/server'], 'createMcpHandler');
+  const handlerParams = [`${request}${types ? ': Request' : ''}`, ...(propsParam ? [propsParam] : [])].join(', ');
+  const methodNotAllowed = errorResponse(
+    405,
+    'Method not allowed.',
+    `Allow: ${s('POST')}, ${s('Content-Type')}: ${s('application/json')}`,
+    s,
+  );
+  return [
+    `// mcp-migrate: the tools ${plan.agentClass}.init() registered, in an SDK v2 server factory that ${parts.handler} serves on`,
+    `// ${plan.endpoint}: createMcpHandler (@modelcontextprotocol/server) builds a fresh server per request, statelessly; Origin checked.`,
+    ...factoryLines(plan, parts, propsParam, []),
+    ``,
+    `async function ${parts.handler}(${handlerParams})${types ? ': Promise<Response>' : ''} {`,
+    `  if (${request}.method !== ${s('POST')}) return ${methodNotAllowed};`,
+    ...guardStatements(guard, { flavor: 'web', request }).map((line) => `  ${line}`),
+    `  return ${createMcpHandler}(() => ${parts.factory}(${parts.props ?? ''})).fetch(${request});`,
+    `}`,
   ].join('\n');
 }
 

@@ -11,7 +11,7 @@ import { touchedFiles } from '../analysis/file-facts';
 import { allRules } from '../rules';
 import { LOOPBACK } from '../analysis/binds';
 import { transforms as allTransforms, type TransformModule } from '../../transforms';
-import { parserFor } from '../../transforms/lib/context';
+import { parserFor, type AgentsHandlerModule } from '../../transforms/lib/context';
 import markLeftoversRun, { id as markLeftoversId } from '../../transforms/mark-leftovers';
 import { marksAgentInstead } from '../../transforms/agents-handler';
 import type { AgentsPlan } from '../analysis/mcp-frameworks/agents';
@@ -25,6 +25,8 @@ import { raiseDependencyRange, raiseSdkRange, sdkCompanions, sdkFloor, V1_SDK, V
 import { importsPackage, LEGACY_PACKAGE, withoutDependency } from './sdk-v2-surface';
 import * as path from 'node:path';
 import { emitProgress } from './progress';
+import { discover } from './discover';
+import { isReadProblem, readSource } from './read-source';
 
 /** The id under which the official v1→v2 codemod's changes are reported. */
 const SDK_SURFACE_STEP = 'sdk-v2-surface';
@@ -45,6 +47,8 @@ export interface MigrateOptions {
   target?: Target;
   /** createMcpHandler's `legacy` option (2026-07-28 target). */
   legacy?: 'stateless' | 'reject';
+  /** Where a migrated McpAgent's 2026-07-28 handler comes from (see agents-handler); the SDK's leaves `agents` unused. */
+  agentsHandlerModule?: AgentsHandlerModule;
   /** package.json texts by path relative to the root, for the v2 SDK surface step (2026-07-28 target). */
   manifests?: Map<string, string>;
   unsafe?: boolean;
@@ -151,7 +155,7 @@ export function migrateSources(sources: SourceInput[], options: MigrateOptions =
         ((f.fix === 'auto' && f.severity !== 'info' && fixedByRunTransforms.has(f.ruleId)) ||
           (servesHttp && f.ruleId === 'session-state')) &&
         !f.data?.marker &&
-        !markedByPlan(f, options.rolledBack, target) &&
+        !markedByPlan(f, options, target) &&
         !markedNear(fileAnalysis.findings, f),
     );
     if (leftovers.length === 0) continue;
@@ -183,6 +187,8 @@ export function migrateSources(sources: SourceInput[], options: MigrateOptions =
     );
     manifests = withoutUnimportedLegacy(files, manifests, options.manifests ?? new Map());
     manifests = withoutEmptiedZodConverter(files, manifests, surfaceNotes);
+    if (options.agentsHandlerModule === '@modelcontextprotocol/server')
+      manifests = withoutUnusedAgents(files, manifests, options.root ?? rootOf(sources), surfaceNotes);
   }
   surfaceNotes.push(...transformNotes(files));
   manifests = new Map([...manifests, ...raiseFrameworkFloors(files, manifests, surfaceNotes, raised)]);
@@ -318,6 +324,47 @@ function withoutEmptiedZodConverter(
 }
 
 const ZOD_CONVERTER = 'zod-to-json-schema';
+
+/**
+ * `agents` goes from a manifest when the McpAgent it served is now served by the SDK's own createMcpHandler and no
+ * file of the package imports agents any more: its old tree (agents 0.0's `ai@4`, which wants zod 3) would otherwise
+ * stay in the lock and stop the install. The package's other files are read for imports too (an `agents/react` client).
+ */
+function withoutUnusedAgents(
+  files: Map<string, WorkingFile>,
+  manifests: Map<string, string>,
+  root: string,
+  notes: ManualItem[],
+): Map<string, string> {
+  const result = new Map(manifests);
+  const known = new Set([...files.values()].map((w) => w.source.absPath));
+  for (const [manifest, owned] of filesByManifest(files, manifests, false)) {
+    if (!owned.some((w) => importsModule(w.original, AGENTS)) || owned.some((w) => importsModule(w.text, AGENTS))) continue;
+    if (packageImports(path.join(root, path.dirname(manifest)), AGENTS, known)) continue;
+    const without = withoutDependency(manifests.get(manifest)!, AGENTS);
+    if (without === manifests.get(manifest)) continue;
+    result.set(manifest, without);
+    notes.push({
+      file: manifest,
+      line: 1,
+      ruleId: 'legacy-sse-transport',
+      message: `${AGENTS} removed: nothing imports it any more (the McpAgent is served by the SDK's createMcpHandler, because raising ${AGENTS} would not install beside the project's lock); run your package manager's install.`,
+    });
+  }
+  return result;
+}
+
+const AGENTS = 'agents';
+
+/** Some source file under `dir` (its own package, not `except`) imports package `name`. */
+function packageImports(dir: string, name: string, except: ReadonlySet<string>): boolean {
+  const { files } = discover({ paths: [dir], cwd: dir, gitignore: true, include: [], exclude: [] });
+  return files.some((file) => {
+    if (except.has(file.absPath)) return false;
+    const read = readSource(file.absPath);
+    return !isReadProblem(read) && importsModule(read.text, name);
+  });
+}
 
 /** The files the migration changed, by the manifest that owns them (the nearest package.json above). */
 function changedFilesByManifest(files: Map<string, WorkingFile>, manifests: Map<string, string>): Map<string, WorkingFile[]> {
@@ -456,6 +503,7 @@ function runTransform(
       endpoint: options.endpoint,
       target: options.target ?? DEFAULT_TARGET,
       legacy: options.legacy,
+      agentsHandlerModule: options.agentsHandlerModule,
       localServer: options.localServer,
       compiler: compilerFacts(working.source.absPath),
       rolledBack: options.rolledBack,
@@ -496,11 +544,11 @@ function runTransform(
 }
 
 /** A transform marked this finding's endpoint itself: it cannot be migrated, it was rolled back, or the agent it serves stays. */
-function markedByPlan(finding: Finding, rolledBack: Record<string, string> | undefined, target: string): boolean {
+function markedByPlan(finding: Finding, options: MigrateOptions, target: string): boolean {
   const plan = endpointPlanOf(finding);
-  if (plan) return !plan.verdict.migratable || !!rolledBack?.[plan.id];
+  if (plan) return !plan.verdict.migratable || !!options.rolledBack?.[plan.id];
   const agents = finding.data?.agents as AgentsPlan | undefined;
-  return !!agents && marksAgentInstead(agents, target);
+  return !!agents && marksAgentInstead(agents, target, options.agentsHandlerModule);
 }
 
 /** A marker of the same rule already stands on the finding's line or the line above it. */

@@ -232,6 +232,8 @@ export class TypeCheckGate {
         skipAddingFilesFromTsConfig: true,
         resolutionHost: migrationModuleResolution(environment, packagesDirectory(config)),
       });
+      // (the project's own declaration files, as tsc reads them: ambient modules such as `cloudflare:workers`, globals)
+      for (const file of projectDeclarations(this.config(config).parsed)) project.addSourceFileAtPathIfExists(file);
       this.projects.set(key, project);
     }
     return project;
@@ -360,9 +362,16 @@ function unpaired<E extends TypeError>(
   return { before: before.filter((error) => !paired.has(error)), after: left };
 }
 
+const DECLARATION_FILE = /\.d\.[cm]?ts$/;
+
 /** The tsconfig project's own source files (declaration files left out). */
 function projectFiles(parsed: ts.ParsedCommandLine | undefined): string[] {
-  return (parsed?.fileNames ?? []).map((file) => path.resolve(file)).filter((file) => !/\.d\.[cm]?ts$/.test(file));
+  return (parsed?.fileNames ?? []).map((file) => path.resolve(file)).filter((file) => !DECLARATION_FILE.test(file));
+}
+
+/** The tsconfig project's own declaration files. */
+function projectDeclarations(parsed: ts.ParsedCommandLine | undefined): string[] {
+  return (parsed?.fileNames ?? []).map((file) => path.resolve(file)).filter((file) => DECLARATION_FILE.test(file));
 }
 
 /** Files of the tsconfig project that import one of the changed files (a relative specifier resolving to it). */

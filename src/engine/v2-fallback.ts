@@ -45,12 +45,31 @@ export function migrateOrDefer(root: string, sources: SourceInput[], options: Mi
   if (options.target !== '2026-07-28') return v2;
   const conflicts = manifestLockConflicts(root, v2, options.manifests);
   if (!brokeSomething(v2) && conflicts.length === 0) return withoutDeferredMarkers(v2, sources, options);
+  const withoutAgents = conflicts.length > 0 ? servedWithoutAgents(root, sources, options, v2) : undefined;
+  if (withoutAgents) return withoutDeferredMarkers(withoutAgents, sources, options);
   const v1 = migrateGated(root, sources, { ...options, target: FALLBACK_TARGET, rolledBack: undefined });
   // The 2025-11-25 result is the fallback only when it holds where the v2 move did not (a v2 move that cannot install
   // holds nowhere).
   if (v1.remaining.length > 0 || v1.restored.length > 0 || (conflicts.length === 0 && !movesMore(v1, v2))) return v2;
   const deferral: V2Deferral = { target: FALLBACK_TARGET, errors: v2.introduced, lockConflicts: conflicts };
   return { ...markDeferred(v1, v2, deferral, sources, options), deferred: deferral };
+}
+
+/**
+ * The v2 move once more, with the McpAgent served by the SDK's createMcpHandler instead of agents' (which takes
+ * agents to 0.32): when the lock conflicts came with that raise (jina-ai/MCP's agents 0.0 keeps `ai@4`, which wants
+ * zod 3), `agents` may go from the manifest instead. Kept only when it installs and the gate finds nothing broken.
+ */
+function servedWithoutAgents(
+  root: string,
+  sources: SourceInput[],
+  options: MigrateOptions,
+  v2: GatedMigration,
+): GatedMigration | undefined {
+  if (options.agentsHandlerModule || !v2.migration.raised.has('agents')) return undefined;
+  const retry = migrateGated(root, sources, { ...options, agentsHandlerModule: '@modelcontextprotocol/server' });
+  if (brokeSomething(retry) || manifestLockConflicts(root, retry, options.manifests).length > 0) return undefined;
+  return retry;
 }
 
 /** The lock conflicts of each manifest the v2 move changed, against the project's lock (or node_modules) beside it. */

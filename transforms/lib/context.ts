@@ -7,6 +7,12 @@ import type { Finding } from '../../src/model';
 import type { EndpointPlan } from '../../src/analysis/endpoints/model';
 import { expandPlaceholders } from './emit';
 
+/**
+ * The module whose `createMcpHandler` serves a migrated McpAgent on 2026-07-28: agents' own (the default, what agents
+ * recommends), or the SDK's, which leaves `agents` unused (the engine's choice when the agents raise cannot install).
+ */
+export type AgentsHandlerModule = 'agents/mcp/server' | '@modelcontextprotocol/server';
+
 export interface TransformOptions extends Options {
   /** Findings of the detector for this file, in this file's current text. */
   findings?: Finding[];
@@ -18,6 +24,8 @@ export interface TransformOptions extends Options {
   target?: string;
   /** createMcpHandler's `legacy` option on the 2026-07-28 target. */
   legacy?: 'stateless' | 'reject';
+  /** Where an `agents` McpAgent's 2026-07-28 handler comes from (default `agents/mcp/server`; see agents-handler). */
+  agentsHandlerModule?: AgentsHandlerModule;
   /** Endpoint plans (by id) this run must leave as they are, with why: a change of theirs was rolled back. */
   rolledBack?: Record<string, string>;
   /** Filled by the endpoint transform with the ids of the plans it carried out in this file. */
