@@ -13,7 +13,7 @@
  * agent that holds session state gets a marker instead.
  */
 import type { API, FileInfo } from 'jscodeshift';
-import { createContext, print, type AgentsHandlerModule, type TransformContext, type TransformOptions } from './lib/context';
+import { createContext, print, type TransformContext, type TransformOptions } from './lib/context';
 import type { AnyNode } from './lib/ast';
 import { inlinePlaceholder, placeholder } from './lib/emit';
 import { ensureNamedImport, pruneImports } from './lib/imports';
@@ -21,7 +21,13 @@ import { addMarker, uniqueName } from './lib/markers';
 import { babelColumn } from './lib/locate';
 import { quoted } from '../src/frameworks/code';
 import { adapterFor } from '../src/frameworks';
-import type { AgentRoute, AgentsPlan } from '../src/analysis/mcp-frameworks/agents';
+import {
+  agentBlocker,
+  AGENTS_HANDLER_MODULE,
+  type AgentRoute,
+  type AgentsHandlerModule,
+  type AgentsPlan,
+} from '../src/analysis/mcp-frameworks/agents';
 import { guardStatements, type GuardContext } from './lib/guard';
 import { statelessBody, V1_WEB_TRANSPORT } from './lib/endpoint-body';
 
@@ -57,31 +63,6 @@ export const note = {
 
 const V1_SERVER = ['@modelcontextprotocol/sdk/server/mcp.js', '@modelcontextprotocol/sdk/server/mcp'];
 const V2_TARGET = '2026-07-28';
-const AGENTS_HANDLER_MODULE: AgentsHandlerModule = 'agents/mcp/server';
-
-/** Why the agent stays as it is on this target, at the construct that stops it; undefined when it moves. */
-export function agentBlocker(
-  plan: AgentsPlan,
-  target: string,
-  handlerModule: AgentsHandlerModule = AGENTS_HANDLER_MODULE,
-): { reason: string; line: number } | undefined {
-  if (plan.blocker) return { reason: plan.blocker.reason, line: plan.blocker.at.line };
-  if ((target === V2_TARGET && handlerModule === AGENTS_HANDLER_MODULE) || !plan.props) return undefined;
-  // Otherwise the handler takes the props from the route's ExecutionContext, as the agent's routes did (agents' own
-  // handler reads them with getMcpAuthContext()).
-  const route = plan.routes.find((r) => r.kind === 'endpoint' && r.args.length < 3);
-  return route
-    ? {
-        reason: `init() reads this.props, and \`.fetch(${route.args.join(', ')})\` hands over no ExecutionContext whose props the stateless handler could pass on`,
-        line: route.call.line,
-      }
-    : undefined;
-}
-
-/** The agent is not moved: one marker stands for all of its routes. */
-export function marksAgentInstead(plan: AgentsPlan, target: string, handlerModule?: AgentsHandlerModule): boolean {
-  return !!agentBlocker(plan, target, handlerModule);
-}
 
 export default function transform(file: FileInfo, api: API, options: TransformOptions = {}): string | undefined {
   const context = createContext(file, api, options, rules);

@@ -2,16 +2,11 @@
 // computed here when the transform runs under the plain `jscodeshift -t` CLI), and the file's code style.
 import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
+import type { AgentsHandlerModule } from '../../src/analysis/mcp-frameworks/agents';
 import type { API, Collection, FileInfo, JSCodeshift, Options } from 'jscodeshift';
 import type { Finding } from '../../src/model';
 import type { EndpointPlan } from '../../src/analysis/endpoints/model';
 import { expandPlaceholders } from './emit';
-
-/**
- * The module whose `createMcpHandler` serves a migrated McpAgent on 2026-07-28: agents' own (the default, what agents
- * recommends), or the SDK's, which leaves `agents` unused (the engine's choice when the agents raise cannot install).
- */
-export type AgentsHandlerModule = 'agents/mcp/server' | '@modelcontextprotocol/server';
 
 export interface TransformOptions extends Options {
   /** Findings of the detector for this file, in this file's current text. */

@@ -42,6 +42,40 @@ export interface AgentsPlan {
   blocker?: { reason: string; at: Position };
 }
 
+/**
+ * The module whose `createMcpHandler` serves a migrated McpAgent on 2026-07-28: agents' own (the default, what agents
+ * recommends), or the SDK's, which leaves `agents` unused (the engine's choice when the agents raise cannot install).
+ */
+export type AgentsHandlerModule = 'agents/mcp/server' | '@modelcontextprotocol/server';
+
+export const AGENTS_HANDLER_MODULE: AgentsHandlerModule = 'agents/mcp/server';
+
+const V2_TARGET = '2026-07-28';
+
+/** Why the agent stays as it is on this target, at the construct that stops it; undefined when it moves. */
+export function agentBlocker(
+  plan: AgentsPlan,
+  target: string,
+  handlerModule: AgentsHandlerModule = AGENTS_HANDLER_MODULE,
+): { reason: string; line: number } | undefined {
+  if (plan.blocker) return { reason: plan.blocker.reason, line: plan.blocker.at.line };
+  if ((target === V2_TARGET && handlerModule === AGENTS_HANDLER_MODULE) || !plan.props) return undefined;
+  // Otherwise the handler takes the props from the route's ExecutionContext, as the agent's routes did (agents' own
+  // handler reads them with getMcpAuthContext()).
+  const route = plan.routes.find((r) => r.kind === 'endpoint' && r.args.length < 3);
+  return route
+    ? {
+        reason: `init() reads this.props, and \`.fetch(${route.args.join(', ')})\` hands over no ExecutionContext whose props the stateless handler could pass on`,
+        line: route.call.line,
+      }
+    : undefined;
+}
+
+/** The agent is not moved: one marker stands for all of its routes. */
+export function marksAgentInstead(plan: AgentsPlan, target: string, handlerModule?: AgentsHandlerModule): boolean {
+  return !!agentBlocker(plan, target, handlerModule);
+}
+
 const AGENT_STATE = /^this\.(state|setState|env|ctx|sql|storage|name|schedule)\b/;
 
 /** The plan for a route call `Agent.serveSSE(…)`, `.mount(…)` or `.serve(…)` whose class is declared in this file. */
