@@ -133,12 +133,30 @@ export function compiledEngineModule(file: string): string {
 }
 
 export function print(context: TransformContext): string {
-  const printed = context.root.toSource({ quote: context.quote, tabWidth: context.tabWidth, useTabs: context.useTabs });
   const source = context.file.source;
+  const output = context.root.toSource({ quote: context.quote, tabWidth: context.tabWidth, useTabs: context.useTabs });
+  const printed = context.useTabs ? withTabsOnNewLines(source, output, context.tabWidth) : output;
   const shebang = /^#![^\n]*\n?/.exec(source)?.[0] ?? '';
   const body = restoreShebang(source, printed).slice(shebang.length);
   const rest = source.slice(shebang.length);
   return expandPlaceholders(context, shebang + restoreHeaderSpacing(rest, restorePrologue(rest, body)));
+}
+
+/**
+ * recast indents a node it reuses with spaces even when it prints with tabs (jina-ai/MCP's tab-indented
+ * `import {\n    McpServer,\n\tcreateMcpHandler,` once names were added to it): a line it wrote anew gets the file's
+ * tabs for each `tabWidth` spaces it starts with. Lines the file already had are left as they are.
+ */
+function withTabsOnNewLines(source: string, printed: string, tabWidth: number): string {
+  const original = new Set(source.split('\n'));
+  return printed
+    .split('\n')
+    .map((line) => {
+      const indent = /^ +(?=\S)/.exec(line)?.[0];
+      if (!indent || indent.length % tabWidth !== 0 || original.has(line)) return line;
+      return '\t'.repeat(indent.length / tabWidth) + line.slice(indent.length);
+    })
+    .join('\n');
 }
 
 /**
