@@ -2,6 +2,7 @@
 // local re-export files and `const X = Y` chains. The SDK itself is never loaded: an import whose
 // module is not a project file ends the walk and yields its specifier.
 import { Node, SyntaxKind, type SourceFile, type Symbol as TsMorphSymbol } from 'ts-morph';
+import { unwrapExpression } from './endpoints/spans';
 
 export interface ImportOrigin {
   /** Module specifier as written (for relative modules, the specifier that left the project). */
@@ -14,7 +15,7 @@ const MAX_DEPTH = 12;
 
 export function resolveOrigin(expression: Node, depth = 0): ImportOrigin | undefined {
   if (depth > MAX_DEPTH) return undefined;
-  const node = unwrap(expression);
+  const node = unwrapExpression(expression);
   if (Node.isIdentifier(node)) return resolveIdentifier(node, depth);
   if (Node.isPropertyAccessExpression(node)) {
     const base = resolveOrigin(node.getExpression(), depth + 1);
@@ -29,19 +30,6 @@ export function resolveOrigin(expression: Node, depth = 0): ImportOrigin | undef
   const required = requireSpecifier(node) ?? dynamicImportSpecifier(node);
   if (required !== undefined) return { module: required, name: '*' };
   return undefined;
-}
-
-function unwrap(node: Node): Node {
-  let current = node;
-  for (;;) {
-    if (Node.isParenthesizedExpression(current) || Node.isAsExpression(current) || Node.isNonNullExpression(current)) {
-      current = current.getExpression();
-    } else if (Node.isAwaitExpression(current)) {
-      current = current.getExpression();
-    } else {
-      return current;
-    }
-  }
 }
 
 /** `require('x')` → `'x'`. */
@@ -120,7 +108,7 @@ function originOfDeclaration(declaration: Node, depth: number): ImportOrigin | u
     const initializer = declaration.getInitializer();
     if (!initializer || !Node.isIdentifier(declaration.getNameNode())) return undefined;
     if (!isConstDeclaration(declaration)) return undefined;
-    const unwrapped = unwrap(initializer);
+    const unwrapped = unwrapExpression(initializer);
     if (Node.isIdentifier(unwrapped) || Node.isPropertyAccessExpression(unwrapped) || Node.isCallExpression(unwrapped)) {
       return resolveOrigin(unwrapped, depth + 1);
     }

@@ -3,13 +3,14 @@
 import { identifiersNamed } from './node-index';
 import { Node, SyntaxKind, type Symbol as TsMorphSymbol } from 'ts-morph';
 import { resolveOrigin, type ImportOrigin } from './resolve';
+import { unwrapExpression } from './endpoints/spans';
 
 const MAX_DEPTH = 6;
 
 export function valueOrigins(expression: Node, depth = 0, seen = new Set<Node>()): ImportOrigin[] {
   if (depth > MAX_DEPTH || seen.has(expression)) return [];
   seen.add(expression);
-  const node = skipWrappers(expression);
+  const node = unwrapExpression(expression);
   if (Node.isNewExpression(node)) {
     const origin = resolveOrigin(node.getExpression());
     const fromTypeArgs = node.getTypeArguments().flatMap((arg) => typeOrigins(arg));
@@ -38,21 +39,6 @@ export function valueOrigins(expression: Node, depth = 0, seen = new Set<Node>()
     return originsOfBinding(node, depth, seen);
   }
   return [];
-}
-
-function skipWrappers(node: Node): Node {
-  let current = node;
-  while (
-    Node.isParenthesizedExpression(current) ||
-    Node.isAsExpression(current) ||
-    Node.isNonNullExpression(current) ||
-    Node.isAwaitExpression(current) ||
-    Node.isTypeAssertion(current)
-  ) {
-    current = current.getExpression();
-  }
-  if (Node.isAsExpression(node)) return current;
-  return current;
 }
 
 /**
