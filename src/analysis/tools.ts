@@ -107,6 +107,15 @@ function isNameArg(node: Node): boolean {
 }
 
 /**
+ * The config object of a registration that takes one (`registerTool(name, config, cb)`, fastmcp's `addTool(config)`,
+ * a `tools/list` literal entry), as written; undefined when the call has none.
+ */
+export function toolConfigArgument(tool: ToolRegistration): Node | undefined {
+  if (tool.form === 'list-literal') return tool.node;
+  return Node.isCallExpression(tool.node) ? tool.node.getArguments()[tool.form === 'addTool' ? 0 : 1] : undefined;
+}
+
+/**
  * For the `server.tool(name, [description], [schema], [annotations], cb)` overloads: the argument holding the
  * annotations (the last object before the callback whose keys are all annotation keys and whose values are not schemas),
  * `undefined` when there is none, `'unknown'` when an argument that may hold them cannot be read.

@@ -1,6 +1,13 @@
 import { Node, type ObjectLiteralExpression } from 'ts-morph';
 import type { ReportOptions, Rule } from './rule';
-import { isAnnotationsObject, resolveObject, toolAnnotationsArgument, withoutWrappers, type ToolRegistration } from '../analysis/tools';
+import {
+  isAnnotationsObject,
+  resolveObject,
+  toolAnnotationsArgument,
+  toolConfigArgument,
+  withoutWrappers,
+  type ToolRegistration,
+} from '../analysis/tools';
 import { inferToolEffects } from '../analysis/tool-effects';
 import { staticString } from '../analysis/routes';
 import { registerToolMissing } from '../analysis/sdk-version';
@@ -165,12 +172,7 @@ function toolAnnotationsAreLiteral(tool: ToolRegistration): boolean {
  * kept in a constant or a config held in a variable make the fix manual.
  */
 function hintsCanBeWrittenInline(tool: ToolRegistration): boolean {
-  const config =
-    tool.form === 'list-literal'
-      ? tool.node
-      : Node.isCallExpression(tool.node)
-        ? tool.node.getArguments()[tool.form === 'addTool' ? 0 : 1]
-        : undefined;
+  const config = toolConfigArgument(tool);
   if (!config || !Node.isObjectLiteralExpression(config)) return false;
   const property = config.getProperty('annotations');
   if (!property) return !config.getProperties().some(Node.isSpreadAssignment);
@@ -189,12 +191,7 @@ export function toolHints(tool: ToolRegistration): Set<string> | undefined {
     if (annotations === 'unknown') return undefined;
     return annotations ? objectKeys(annotations.object, 0) : new Set();
   }
-  const config =
-    tool.form === 'list-literal'
-      ? tool.node
-      : Node.isCallExpression(tool.node)
-        ? tool.node.getArguments()[tool.form === 'addTool' ? 0 : 1]
-        : undefined;
+  const config = toolConfigArgument(tool);
   if (!config) return new Set(); // registerTool(name) with no config
   const object = resolveObject(config, 0);
   if (!object) return undefined;
