@@ -6,7 +6,7 @@
 // again once the plans are known (on the bench tree: 159 texts kept and 94 read again, instead of 5,031 kept).
 import * as path from 'node:path';
 import type { CheckResult, FileProblem, Finding, Suppression } from '../model';
-import { discover } from './discover';
+import { discover, type Discovery } from './discover';
 import { isReadProblem, readSource, DEFAULT_MAX_FILE_BYTES, type SourceText } from './read-source';
 import { isCandidate, mayContainMcpCode } from './prefilter';
 import { localSpecifiers } from './import-graph';
@@ -53,16 +53,21 @@ export interface ReadTree {
   startedAt: number;
 }
 
-/** `onCandidate` is told the running count of candidates as they are read (a pool may start warming up). */
-export function readTree(options: ScanOptions, onCandidate?: (count: number) => void): ReadTree {
-  const startedAt = performance.now();
-  const discovery = discover({
+/** The files a scan with these options covers (the given paths, or the working directory). */
+export function discoverScanned(options: ScanOptions): Discovery {
+  return discover({
     paths: options.paths.length > 0 ? options.paths : ['.'],
     cwd: options.cwd,
     gitignore: options.gitignore ?? true,
     include: options.include ?? [],
     exclude: options.exclude ?? [],
   });
+}
+
+/** `onCandidate` is told the running count of candidates as they are read (a pool may start warming up). */
+export function readTree(options: ScanOptions, onCandidate?: (count: number) => void): ReadTree {
+  const startedAt = performance.now();
+  const discovery = discoverScanned(options);
   const problems: FileProblem[] = [...discovery.problems];
   const prefiltered: ScannedFile[] = [];
   const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;

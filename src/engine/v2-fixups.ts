@@ -7,7 +7,7 @@ import semver from 'semver';
 import type { ManualItem } from '../model';
 import { fixups, type FixupModule } from '../../transforms/v2';
 import { satisfyRequirements, type PackageJson, type Raise } from './v2-dependencies';
-import { discover } from './discover';
+import { discoverScanned } from './read-tree';
 import { DEFAULT_MAX_FILE_BYTES, isReadProblem, readSource } from './read-source';
 import type { LoadedSource, Scan, ScanOptions } from './scan';
 import type { Migration } from './migrate';
@@ -145,13 +145,7 @@ export function zodCompanions(options: ScanOptions, scanned: Scan, manifests: Ma
     .map((dir) => (dir === '.' ? '' : `${dir}/`));
   if (moving.length === 0) return [];
   const known = new Set(scanned.sources.map((s) => s.relPath));
-  const discovery = discover({
-    paths: options.paths.length > 0 ? options.paths : ['.'],
-    cwd: options.cwd,
-    gitignore: options.gitignore ?? true,
-    include: options.include ?? [],
-    exclude: options.exclude ?? [],
-  });
+  const discovery = discoverScanned(options);
   const companions: LoadedSource[] = [];
   for (const file of discovery.files) {
     if (known.has(file.relPath) || !moving.some((dir) => file.relPath.startsWith(dir))) continue;
