@@ -172,6 +172,31 @@ describe('TypeCheckGate: errors the project already had', () => {
   });
 });
 
+describe("TypeCheckGate: the project's own declaration files", () => {
+  it('reads them as tsc does: a module they declare resolves, and its types still check', () => {
+    const root = scratchDir('gate');
+    made.push(root);
+    fs.writeFileSync(
+      path.join(root, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { strict: true, module: 'es2022', moduleResolution: 'bundler', noEmit: true }, include: ['src'] }),
+    );
+    fs.mkdirSync(path.join(root, 'src'));
+    // (an ambient module, as @cloudflare/workers-types or wrangler's generated types declare `cloudflare:workers`)
+    fs.writeFileSync(
+      path.join(root, 'src', 'runtime.d.ts'),
+      `declare module 'runtime:objects' {\n  export abstract class Stored {\n    id: string;\n  }\n}\n`,
+    );
+    const worker = path.join(root, 'src', 'worker.ts');
+    const before = `export const name = 'worker';\n`;
+    fs.writeFileSync(worker, before);
+    const change = (after: string) => new TypeCheckGate(root).check([{ absPath: worker, relPath: 'src/worker.ts', before, after }]);
+    expect(change(`import { Stored } from 'runtime:objects';\nexport class Agent extends Stored {}\n`).introduced).toEqual([]);
+    expect(change(`import { Stored } from 'runtime:objects';\nexport const agent: Stored = 1;\n`).introduced.map((e) => e.code)).toEqual([
+      2322,
+    ]);
+  });
+});
+
 describe('TypeCheckGate: a nested package that was never installed', () => {
   // A package below the root with dependencies of its own and no node_modules would be checked against the root's
   // packages, which its own install does not bring (a root zod 3.24 against its SDK: tsc takes gigabytes, then TS2589).
