@@ -544,9 +544,7 @@ export function methodNamedHandler(fn: Node): { method: HttpMethod; path?: Node 
 function routesForFunction(fn: Node, depth: number): RouteCall[] {
   const file = fn.getSourceFile();
   const direct = routeCalls(file).filter(
-    (route) =>
-      route.handler === fn ||
-      (route.handlerArg !== fn && route.handlerArg.getDescendants().includes(fn) && isWrapperCall(route.handlerArg)),
+    (route) => route.handler === fn || (route.handlerArg !== fn && isUnder(fn, route.handlerArg) && isWrapperCall(route.handlerArg)),
   );
   if (direct.length > 0 || depth > 2) return direct;
   // A named handler: find where it is passed to a route registration (same file, or files importing it).
@@ -556,16 +554,22 @@ function routesForFunction(fn: Node, depth: number): RouteCall[] {
   for (const reference of otherReferencesOf(nameNode)) {
     const routeFile = reference.getSourceFile();
     for (const route of routeCalls(routeFile)) {
-      if (
-        route.handlerArg === reference ||
-        route.middlewares.includes(reference) ||
-        route.handlerArg.getDescendants().includes(reference)
-      ) {
+      if (route.handlerArg === reference || route.middlewares.includes(reference) || isUnder(reference, route.handlerArg)) {
         found.push(route);
       }
     }
   }
   return found;
+}
+
+/**
+ * `node` lies in `ancestor`'s subtree (its JSDoc included): `ancestor.getDescendants().includes(node)`, found up the
+ * parent chain instead of by wrapping every node of the subtree (a whole inline handler, for every route of the file).
+ */
+function isUnder(node: Node, ancestor: Node): boolean {
+  const target = ancestor.compilerNode;
+  for (let up = node.compilerNode.parent; up; up = up.parent) if (up === target) return true;
+  return false;
 }
 
 function isWrapperCall(node: Node): boolean {
