@@ -81,3 +81,28 @@ export function identifiersWithin(node: Node, named: (name: string) => boolean):
   }
   return found;
 }
+
+/**
+ * The identifiers in the node's subtree, those in JSDoc included, in the order `getDescendantsOfKind(SyntaxKind.Identifier)`
+ * gives them (each node's JSDoc before its children), from a walk of the compiler's tree: ts-morph's walk for a token
+ * kind scans the tokens of every node it passes and wraps them.
+ */
+export function identifiersUnder(node: Node): Identifier[] {
+  const file = node.getSourceFile();
+  const found: Identifier[] = [];
+  const pending: ts.Node[] = [];
+  const pushChildren = (parent: ts.Node) => {
+    const children: ts.Node[] = [...((parent as { jsDoc?: ts.JSDoc[] }).jsDoc ?? [])];
+    ts.forEachChild(parent, (child) => {
+      children.push(child);
+    });
+    for (let i = children.length - 1; i >= 0; i--) pending.push(children[i]);
+  };
+  pushChildren(node.compilerNode);
+  while (pending.length > 0) {
+    const current = pending.pop()!;
+    if (ts.isIdentifier(current)) found.push(wrap<Identifier>(file, current));
+    pushChildren(current);
+  }
+  return found;
+}
