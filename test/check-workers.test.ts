@@ -4,6 +4,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { afterAll, expect, it } from 'vitest';
 import type { CheckResult } from '../src/model';
 import { REPORT_FORMATS, renderReport } from '../src/report';
@@ -42,6 +43,15 @@ it('reports the same bytes whatever the number of workers', async () => {
     const pooled = rendered(await check({ paths: [root], cwd: root, jobs }));
     pooled.forEach((output, index) => expect(output, `${['result', ...REPORT_FORMATS][index]} with ${jobs} workers`).toBe(expected[index]));
   }
+});
+
+it('loads no parser on this thread when workers analyse', () => {
+  const script =
+    `require(${JSON.stringify(path.join(__dirname, '..', 'dist', 'src', 'engine', 'check.js'))})` +
+    `.check({ paths: [${JSON.stringify(root)}], cwd: ${JSON.stringify(root)}, jobs: 2 })` +
+    `.then(() => console.log(Object.keys(require.cache).some((m) => m.includes('${path.sep}ts-morph${path.sep}'))));`;
+  const run = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+  expect(run.stdout.trim()).toBe('false');
 });
 
 it('hands back the chunks a worker runs out of heap on, for the caller to analyse', async () => {

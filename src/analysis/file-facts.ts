@@ -2,7 +2,8 @@
 import { nodesOfKind } from './node-index';
 import { Node, SyntaxKind, type SourceFile, type Symbol as TsMorphSymbol } from 'ts-morph';
 import { resolveOrigin, type ImportOrigin } from './resolve';
-import { isMcpModule, isSdkSymbol, packageName, type SdkSymbol } from './sdk-modules';
+import { isMcpModule, isSdkSymbol, type SdkSymbol } from './sdk-modules';
+import { packageName } from './package-name';
 import { valueOrigins } from './values';
 import { routeCalls, type RouteCall } from './routes';
 import { toolRegistrations, type ToolRegistration } from './tools';

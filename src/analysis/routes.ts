@@ -3,7 +3,7 @@
 // `fastify.route({ method, url, handler })`) and hand-written branches (`if (req.method === 'GET' &&
 // url.pathname === '/sse')`, `switch (req.method)`) as in node:http servers and fetch handlers.
 import { nodesOfKind } from './node-index';
-import { Node, SyntaxKind, type CallExpression, type SourceFile } from 'ts-morph';
+import { Node, SyntaxKind, ts, type CallExpression, type Project, type PropertyAccessExpression, type SourceFile } from 'ts-morph';
 import { otherReferencesOf } from './references';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS';
@@ -118,7 +118,11 @@ export function resolveHandler(arg: Node | undefined, depth = 0): Node | undefin
 }
 
 /** `handlers.stream` — a method (or a property holding a function) of an object literal (`const handlers = { stream() {…} }`). */
-function objectMember(access: Node, depth: number): Node | undefined {
+function objectMember(access: PropertyAccessExpression, depth: number): Node | undefined {
+  // Asking the checker what a property access denotes means typing its object (`res.status(500).json`: the call, the
+  // parameter, …), most of what resolving a handler costs. Only a member of some object literal counts, and a member
+  // is declared under the name it is accessed by: when no project file declares one so named, there is none.
+  if (!mayBeObjectLiteralMember(access.getSourceFile().getProject(), access.getName())) return undefined;
   for (const declaration of access.getSymbol()?.getDeclarations() ?? []) {
     if (!Node.isObjectLiteralExpression(declaration.getParent())) continue;
     if (Node.isMethodDeclaration(declaration)) return declaration;
@@ -126,6 +130,49 @@ function objectMember(access: Node, depth: number): Node | undefined {
     if (Node.isShorthandPropertyAssignment(declaration)) return resolveHandler(declaration.getNameNode(), depth + 1);
   }
   return undefined;
+}
+
+/**
+ * Some file of the project declares an object literal method, property or shorthand named `name`, or one with a
+ * computed name that is not a literal (which may be any name).
+ */
+function mayBeObjectLiteralMember(project: Project, name: string): boolean {
+  return project.getSourceFiles().some((file) => {
+    const names = objectLiteralMemberNames(file);
+    return names === ANY_NAME || names.has(name);
+  });
+}
+
+const ANY_NAME = 'any';
+const memberNames = new WeakMap<SourceFile, ReadonlySet<string> | typeof ANY_NAME>();
+
+function objectLiteralMemberNames(file: SourceFile): ReadonlySet<string> | typeof ANY_NAME {
+  let names = memberNames.get(file);
+  if (!names) {
+    const members = [
+      ...nodesOfKind(file, SyntaxKind.PropertyAssignment),
+      ...nodesOfKind(file, SyntaxKind.ShorthandPropertyAssignment),
+      ...nodesOfKind(file, SyntaxKind.MethodDeclaration),
+    ].filter((member) => Node.isObjectLiteralExpression(member.getParent()));
+    const found = new Set<string>();
+    for (const member of members) {
+      const name = declaredName(member.compilerNode.name);
+      if (name === undefined) {
+        names = ANY_NAME;
+        break;
+      }
+      found.add(name);
+    }
+    names ??= found;
+    memberNames.set(file, names);
+  }
+  return names;
+}
+
+/** The name a member is declared under; undefined when it is computed from something other than a literal. */
+function declaredName(name: ts.PropertyName): string | undefined {
+  if (!ts.isComputedPropertyName(name)) return name.text;
+  return ts.isStringLiteralLike(name.expression) || ts.isNumericLiteral(name.expression) ? name.expression.text : undefined;
 }
 
 /** A class member function by name: a method, or a property initialised with a function. */
@@ -497,9 +544,7 @@ export function methodNamedHandler(fn: Node): { method: HttpMethod; path?: Node 
 function routesForFunction(fn: Node, depth: number): RouteCall[] {
   const file = fn.getSourceFile();
   const direct = routeCalls(file).filter(
-    (route) =>
-      route.handler === fn ||
-      (route.handlerArg !== fn && route.handlerArg.getDescendants().includes(fn) && isWrapperCall(route.handlerArg)),
+    (route) => route.handler === fn || (route.handlerArg !== fn && isUnder(fn, route.handlerArg) && isWrapperCall(route.handlerArg)),
   );
   if (direct.length > 0 || depth > 2) return direct;
   // A named handler: find where it is passed to a route registration (same file, or files importing it).
@@ -509,16 +554,22 @@ function routesForFunction(fn: Node, depth: number): RouteCall[] {
   for (const reference of otherReferencesOf(nameNode)) {
     const routeFile = reference.getSourceFile();
     for (const route of routeCalls(routeFile)) {
-      if (
-        route.handlerArg === reference ||
-        route.middlewares.includes(reference) ||
-        route.handlerArg.getDescendants().includes(reference)
-      ) {
+      if (route.handlerArg === reference || route.middlewares.includes(reference) || isUnder(reference, route.handlerArg)) {
         found.push(route);
       }
     }
   }
   return found;
+}
+
+/**
+ * `node` lies in `ancestor`'s subtree (its JSDoc included): `ancestor.getDescendants().includes(node)`, found up the
+ * parent chain instead of by wrapping every node of the subtree (a whole inline handler, for every route of the file).
+ */
+function isUnder(node: Node, ancestor: Node): boolean {
+  const target = ancestor.compilerNode;
+  for (let up = node.compilerNode.parent; up; up = up.parent) if (up === target) return true;
+  return false;
 }
 
 function isWrapperCall(node: Node): boolean {

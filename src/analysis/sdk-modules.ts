@@ -2,12 +2,6 @@
 // Matching is on resolved import origins, never on bare names (two frameworks ship their own `SSEServerTransport`).
 import { adapters } from '../frameworks';
 
-/** `@scope/name/sub` → `@scope/name`; `zod/v4` → `zod`. */
-export function packageName(specifier: string): string {
-  const parts = specifier.split('/');
-  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
-}
-
 /** `@modelcontextprotocol/sdk/dist/esm/server/sse.js` and `…/server/sse` both become `@modelcontextprotocol/sdk/server/sse`. */
 export function normalizeModule(specifier: string): string {
   return specifier.replace(/^(@modelcontextprotocol\/sdk)\/dist\/(?:esm|cjs)\//, '$1/').replace(/\.(?:js|mjs|cjs|ts)$/, '');

@@ -212,8 +212,36 @@ export function syntaxDepth(root: ts.Node): number {
 /**
  * Facts shared by the files of one server: files linked by local imports (either way) form one component, and an
  * Origin check anywhere in a component covers its endpoints — but not those of another server in the same repo.
+ * Worked out when a rule first asks (most files never do): finding the imports needs the type checker.
  */
 function connectedFacts(files: SourceFile[], endpoints: () => EndpointPlan[]): Map<SourceFile, ProjectFacts> {
+  let rootOf: Map<SourceFile, SourceFile> | undefined;
+  const validating = new Map<SourceFile, boolean>();
+  const validatesOrigin = (file: SourceFile): boolean => {
+    rootOf ??= importComponents(files);
+    const root = rootOf.get(file)!;
+    let validates = validating.get(root);
+    if (validates === undefined) {
+      validates = files.some((other) => rootOf!.get(other) === root && fileValidatesOrigin(other));
+      validating.set(root, validates);
+    }
+    return validates;
+  };
+  return new Map(
+    files.map((file) => [
+      file,
+      {
+        get validatesOrigin() {
+          return validatesOrigin(file);
+        },
+        endpoints,
+      },
+    ]),
+  );
+}
+
+/** Each file's component (by its root file): files linked by local imports, either way. */
+function importComponents(files: SourceFile[]): Map<SourceFile, SourceFile> {
   const parent = new Map<SourceFile, SourceFile>(files.map((f) => [f, f]));
   const find = (f: SourceFile): SourceFile => {
     let root = f;
@@ -225,16 +253,7 @@ function connectedFacts(files: SourceFile[], endpoints: () => EndpointPlan[]): M
   for (const file of files) {
     for (const target of localImports(file, byPath)) parent.set(find(file), find(target));
   }
-  const facts = new Map<SourceFile, ProjectFacts>();
-  const byRoot = new Map<SourceFile, ProjectFacts>();
-  for (const file of files) {
-    const root = find(file);
-    if (!byRoot.has(root)) byRoot.set(root, { validatesOrigin: false, endpoints });
-    const shared = byRoot.get(root)!;
-    if (!shared.validatesOrigin && fileValidatesOrigin(file)) shared.validatesOrigin = true;
-    facts.set(file, shared);
-  }
-  return facts;
+  return new Map(files.map((file) => [file, find(file)]));
 }
 
 /** Project files this file imports, re-exports from or requires (relative specifiers). */

@@ -11,11 +11,22 @@ import type { PlannedSources } from './analyze-plans';
 /** Below this many candidates `check` analyses on its own thread: starting workers would cost more than they save. */
 export const POOL_MIN_CANDIDATES = 50;
 
+/**
+ * Threads to analyse with when `jobs` is not given: one per core but one. A thread that analyses keeps about one and a
+ * half cores busy, V8 compiling and collecting for it on background threads (a one-thread `check` of the 10k bench
+ * tree: 4.6 s of CPU on the main thread, 3.2 s on V8's), and every worker loads ts-morph and warms up its JIT again
+ * (2 workers cost about 2 s of CPU more than one thread). On 2 cores one thread was faster: 4.0 s against 4.8 s idle
+ * (before find-references and handler resolution got cheaper), 8.8–11.2 s against 9.9–14.7 s at a load of 6–9.
+ */
+export function defaultJobs(): number {
+  return Math.max(1, os.availableParallelism() - 1);
+}
+
 /** The report is the same, byte for byte, whatever the number of workers (`jobs`). */
 export async function check(options: ScanOptions): Promise<CheckResult> {
   const filtered = (options.rules?.length ?? 0) + (options.skipRules?.length ?? 0) > 0;
   const ruleIds = filtered ? (await import('./scan.js')).selectRules(options.rules, options.skipRules).map((r) => r.meta.id) : undefined;
-  const jobs = Math.max(1, Math.floor(options.jobs ?? os.availableParallelism()));
+  const jobs = Math.max(1, Math.floor(options.jobs ?? defaultJobs()));
   let pool: AnalysisPool | undefined;
   const startPool = (candidates: number) => {
     if (!pool && candidates === POOL_MIN_CANDIDATES && jobs > 1 && AnalysisPool.available()) pool = new AnalysisPool(jobs);

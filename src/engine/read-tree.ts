@@ -26,7 +26,7 @@ export interface ScanOptions {
   rules?: string[];
   skipRules?: string[];
   maxFileBytes?: number;
-  /** `check` only: worker threads to analyse with (default: one per core; 1 analyses on the calling thread). */
+  /** `check` only: worker threads to analyse with (default: one per core but one; 1 analyses on the calling thread). */
   jobs?: number;
 }
 

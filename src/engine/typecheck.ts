@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Project, ts } from 'ts-morph';
 import { readJson, workspaceRootAbove } from './package-files';
-import { packageName } from '../analysis/sdk-modules';
+import { packageName } from '../analysis/package-name';
 import type { PackageJson } from './v2-dependencies';
 
 export interface TypeCheckInput {

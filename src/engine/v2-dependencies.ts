@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import semver from 'semver';
 import { manifestText, V2_VERSIONS } from './sdk-v2-surface';
-import { packageName } from '../analysis/sdk-modules';
+import { packageName } from '../analysis/package-name';
 import { readJson } from './package-files';
 
 export interface PackageJson {

@@ -14,6 +14,7 @@ import {
 import type { Methods } from '../analysis/endpoints/model';
 import { resolveOrigin } from '../analysis/resolve';
 import { likelyString } from '../analysis/routes';
+import { nodesOfKind } from '../analysis/node-index';
 import type { FrameworkAdapter, HandlerParams } from './adapter';
 import { indent, nodeAnswer } from './code';
 
@@ -135,7 +136,7 @@ export const nest: FrameworkAdapter = {
  */
 export function nestSseEndpointEvents(file: SourceFile): Node[] {
   const events: Node[] = [];
-  for (const method of file.getDescendantsOfKind(SyntaxKind.MethodDeclaration)) {
+  for (const method of nodesOfKind(file, SyntaxKind.MethodDeclaration)) {
     if (!method.getDecorators().some((d) => nestDecoratorName(d) === 'Sse')) continue;
     for (const property of method.getDescendantsOfKind(SyntaxKind.PropertyAssignment)) {
       const value = property.getInitializer();

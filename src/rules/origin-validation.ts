@@ -31,10 +31,11 @@ export const originValidation: Rule = {
       const node = span.file === facts.relPath ? facts.nodeAt(span) : undefined;
       if (node) report(node, 'No Origin validation: this MCP endpoint accepts requests from any web origin (DNS rebinding).');
     }
-    // Hand-rolled transports have no plan: the project-level fact decides.
-    if (facts.project.validatesOrigin) return;
+    // Hand-rolled transports have no plan: the project-level fact decides (asked only then: it costs the checker).
+    const endpoints = stringLiterals(sourceFile, /event:\s*endpoint\b/);
+    if (endpoints.length === 0 || facts.project.validatesOrigin) return;
     const reported = new Set<Node>();
-    for (const endpoint of stringLiterals(sourceFile, /event:\s*endpoint\b/)) {
+    for (const endpoint of endpoints) {
       const contexts = routeContextsOf(endpoint);
       const sites = contexts.length > 0 ? contexts.map((c) => c.routes[0]?.call ?? endpoint) : [endpoint];
       for (const site of sites) {

@@ -1,4 +1,4 @@
-import { nodesOfKind } from '../analysis/node-index';
+import { identifiersUnder, nodesOfKind } from '../analysis/node-index';
 import {
   Node,
   SyntaxKind,
@@ -284,7 +284,7 @@ function toolMutating(variable: Node, tools: ReadonlyArray<{ name: string; handl
   const unreadable = Node.isVariableDeclaration(variable) && isFreshContainer(variable.getInitializer());
   for (const tool of tools) {
     if (!tool.handler) continue;
-    for (const id of tool.handler.getDescendantsOfKind(SyntaxKind.Identifier)) {
+    for (const id of identifiersUnder(tool.handler)) {
       if (id.getText() === name && id.getSymbol() === symbol && changedAt(id, 0, unreadable)) return tool.name;
     }
   }

@@ -6,7 +6,7 @@ import { Node, SyntaxKind, type CallExpression, type SourceFile } from 'ts-morph
 import { toolRegistrations } from '../tools';
 import { storeExpression, storeName } from '../stores';
 import type { FileFacts } from '../file-facts';
-import { nodesOfKind } from '../node-index';
+import { identifiersUnder, nodesOfKind } from '../node-index';
 import { isSdkSymbol } from '../sdk-modules';
 import { resolveOrigin } from '../resolve';
 import { unwrapExpression } from './spans';
@@ -80,7 +80,7 @@ export class SessionMachinery {
     private readonly facts: FileFacts,
     region: Node,
   ) {
-    for (const id of region.getDescendantsOfKind(SyntaxKind.Identifier)) {
+    for (const id of identifiersUnder(region)) {
       if (this.isMachineryName(id)) {
         const symbol = id.getSymbol();
         if (symbol) this.symbols.add(symbol);
@@ -106,7 +106,7 @@ export class SessionMachinery {
   /** The statement (or expression) uses session machinery. */
   touches(node: Node): boolean {
     if (/mcp-session-id|last-event-id|\.sessionId\b|query\.sessionId/i.test(node.getText())) return true;
-    const ids = Node.isIdentifier(node) ? [node] : node.getDescendantsOfKind(SyntaxKind.Identifier);
+    const ids = Node.isIdentifier(node) ? [node] : identifiersUnder(node);
     return ids.some((id) => {
       const symbol = id.getSymbol();
       return !!symbol && this.symbols.has(symbol);

@@ -1,5 +1,5 @@
 // Spans of ts-morph nodes, and small syntax helpers the endpoint model shares.
-import { Node, SyntaxKind, type SourceFile, type Symbol as MorphSymbol } from 'ts-morph';
+import { Node, SyntaxKind, ts, type SourceFile, type Symbol as MorphSymbol } from 'ts-morph';
 import type { Span } from './model';
 import { referencesOf } from '../references';
 
@@ -138,9 +138,28 @@ export const SERVER_CONFIG_METHODS =
 
 /** `base`, or `base2`, `base3`…: the first name no identifier in the files spells. */
 export function freeName(base: string, files: SourceFile[]): string {
-  const taken = (name: string) => files.some((f) => f.getDescendantsOfKind(SyntaxKind.Identifier).some((id) => id.getText() === name));
-  if (!taken(base)) return base;
-  for (let i = 2; ; i++) if (!taken(`${base}${i}`)) return `${base}${i}`;
+  const spelled = new Set(files.flatMap((file) => [...identifierNames(file.compilerNode)]));
+  if (!spelled.has(base)) return base;
+  for (let i = 2; ; i++) if (!spelled.has(`${base}${i}`)) return `${base}${i}`;
+}
+
+/**
+ * The names the file's identifiers spell, those in JSDoc included: what `getDescendantsOfKind(SyntaxKind.Identifier)`
+ * finds, from a walk of the compiler's tree. That ts-morph walk scans every node's tokens and wraps every identifier
+ * it passes: on the 10k bench tree its 27 calls were about 9% of the analysis.
+ */
+function identifierNames(sourceFile: ts.SourceFile): Set<string> {
+  const names = new Set<string>();
+  const pending: ts.Node[] = [sourceFile];
+  while (pending.length > 0) {
+    const node = pending.pop()!;
+    if (ts.isIdentifier(node)) names.add(node.getText(sourceFile));
+    pending.push(...((node as { jsDoc?: ts.JSDoc[] }).jsDoc ?? []));
+    ts.forEachChild(node, (child) => {
+      pending.push(child);
+    });
+  }
+  return names;
 }
 
 /** The identifiers that refer to a declaration's name, across the project (imports included), itself excluded. */

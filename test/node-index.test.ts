@@ -1,0 +1,45 @@
+// The node index walks the compiler's tree and wraps nodes only when asked: what it gives must be what ts-morph's own
+// walks give — the same ts-morph nodes, in the same order — on every file of the fixture servers.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { Node, SyntaxKind } from 'ts-morph';
+import { createProject } from '../src/engine/analyze';
+import { identifiersUnder, nodesOfKind } from '../src/analysis/node-index';
+
+const SERVERS = path.join(__dirname, '..', 'fixtures', 'servers');
+
+function fixtureFiles() {
+  const project = createProject();
+  return fs
+    .readdirSync(SERVERS, { recursive: true, encoding: 'utf8' })
+    .filter((file) => /\.(?:[cm]?[jt]s|tsx)$/.test(file) && !file.includes('node_modules'))
+    .map((file) => project.createSourceFile(path.join(SERVERS, file), fs.readFileSync(path.join(SERVERS, file), 'utf8')));
+}
+
+describe('node index', () => {
+  const files = fixtureFiles();
+
+  it('gives the nodes of a kind getDescendantsOfKind gives', () => {
+    for (const file of files) {
+      for (const kind of [SyntaxKind.CallExpression, SyntaxKind.PropertyAccessExpression, SyntaxKind.ObjectLiteralExpression]) {
+        const expected: Node[] = file.getDescendantsOfKind(kind);
+        const actual: Node[] = nodesOfKind(file, kind);
+        expect(actual.length, file.getFilePath()).toBe(expected.length);
+        expect(actual.every((node, index) => node === expected[index])).toBe(true);
+      }
+    }
+  });
+
+  it('gives the identifiers under a node getDescendantsOfKind gives, JSDoc included', () => {
+    const jsdoc = createProject().createSourceFile('/p/doc.ts', '/** @param {Store} store the {@link Store} */\nfunction use(store) {}\n');
+    for (const file of [...files, jsdoc]) {
+      for (const node of [file, ...file.getDescendants().filter((n) => Node.isFunctionDeclaration(n) || Node.isArrowFunction(n))]) {
+        const expected = node.getDescendantsOfKind(SyntaxKind.Identifier);
+        const actual = identifiersUnder(node);
+        expect(actual.length, file.getFilePath()).toBe(expected.length);
+        expect(actual.every((id, index) => id === expected[index])).toBe(true);
+      }
+    }
+  });
+});
