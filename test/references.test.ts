@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SyntaxKind, type Node, type Project } from 'ts-morph';
 import { createProject } from '../src/engine/analyze';
-import { referencesOf } from '../src/analysis/references';
+import { PROGRAM_REFERENCES, referencesOf } from '../src/analysis/references';
 
 const SERVERS = path.join(__dirname, '..', 'fixtures', 'servers');
 const SOURCE = /\.(?:[cm]?[jt]s|tsx)$/;
@@ -32,6 +32,10 @@ function differences(project: Project): string[] {
 }
 
 describe('referencesOf', () => {
+  it("uses the program's find-references with the pinned ts-morph (else the comparisons below would prove nothing)", () => {
+    expect(PROGRAM_REFERENCES).toBe(true);
+  });
+
   it('answers as ts-morph does on the fixture servers', () => {
     for (const server of fs.readdirSync(SERVERS, { withFileTypes: true }).filter((entry) => entry.isDirectory())) {
       const dir = path.join(SERVERS, server.name);

@@ -10,7 +10,7 @@ const cache = new WeakMap<Node, Node[]>();
 export function referencesOf(node: Node & ReferenceFindableNode): readonly Node[] {
   let references = cache.get(node);
   if (!references) {
-    references = findReferencesAsNodes(nodeForReferences(node));
+    references = PROGRAM_REFERENCES ? findReferencesAsNodes(nodeForReferences(node)) : node.findReferencesAsNodes();
     cache.set(node, references);
   }
   return references;
@@ -132,6 +132,28 @@ interface SymbolAndEntries {
   definition?: { type: number; symbol: ts.Symbol };
   references: Entry[];
 }
+
+/**
+ * The internals {@link findReferencesAsNodes} calls are all there (ts-morph is pinned to the version they were read
+ * in, 28.0.0 with TypeScript 6.0.2; another copy may lack them): else ts-morph's own find-references, slower, is used.
+ */
+export const PROGRAM_REFERENCES = (() => {
+  const internals = ts as unknown as Record<string, Record<string, Record<string, unknown> | unknown> | undefined>;
+  const fars = internals.FindAllReferences as Record<string, unknown> | undefined;
+  const core = fars?.Core as Record<string, unknown> | undefined;
+  const display = internals.SymbolDisplay as Record<string, unknown> | undefined;
+  return [
+    internals.getTouchingPropertyName,
+    internals.getDeclarationFromName,
+    internals.isLiteralComputedPropertyDeclarationName,
+    core?.getReferencedSymbolsForNode,
+    core?.getAdjustedNode,
+    core?.getIntersectingMeaningFromDeclarations,
+    fars?.isDeclarationOfSymbol,
+    fars?.toReferenceEntry,
+    display?.getSymbolDisplayPartsDocumentationAndSymbolKind,
+  ].every((internal) => typeof internal === 'function');
+})();
 
 const typescript = ts as unknown as {
   getTouchingPropertyName(sourceFile: ts.SourceFile, position: number): ts.Node;
