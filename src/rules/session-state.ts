@@ -17,7 +17,7 @@ import { enclosingFunction } from './shared';
 import { storeName, storeWrites } from '../analysis/stores';
 import type { FileFacts } from '../analysis/file-facts';
 import type { EndpointPlan, Span } from '../analysis/endpoints/model';
-import { isFunctionNode, type FunctionNode } from '../analysis/endpoints/spans';
+import { isFunctionNode, unwrapExpression, type FunctionNode } from '../analysis/endpoints/spans';
 import { referencesOf } from '../analysis/references';
 import { changedAt, isFreshContainer } from '../analysis/state-changes';
 import { packageServerFactories, packageServerPlan } from '../analysis/package-servers';
@@ -45,20 +45,7 @@ export const sessionState: Rule = {
     for (const access of nodesOfKind(sourceFile, SyntaxKind.PropertyAccessExpression)) {
       if (access.getName() !== 'sessionId') continue;
       const object = access.getExpression();
-      if (!Node.isIdentifier(object)) continue;
-      const declaration = object.getSymbol()?.getDeclarations()[0];
-      if (!declaration) continue;
-      if (Node.isParameterDeclaration(declaration)) {
-        const typed = namesContextType(declaration.getTypeNode(), 0);
-        if (!handlers.has(declaration.getParent()) && !typed && !CONTEXT_PARAM.test(object.getText())) continue;
-      } else if (
-        // `const [args, extra] = params` in a handler with rest parameters: a context named as one, inside a tool.
-        !(Node.isBindingElement(declaration) || Node.isVariableDeclaration(declaration)) ||
-        !CONTEXT_PARAM.test(object.getText()) ||
-        !declaration.getAncestors().some((ancestor) => handlers.has(ancestor))
-      )
-        continue;
-      if (facts.holds(object, 'StreamableHTTPServerTransport') || facts.holds(object, 'SSEServerTransport')) continue;
+      if (!Node.isIdentifier(object) || !isHandlerContext(object, handlers, facts)) continue;
       // The key of a credentials lookup the endpoint migration makes request-scoped: the plan carries it out.
       const carried = credentialsPlanAt(facts, access);
       if (carried) {
@@ -81,6 +68,20 @@ export const sessionState: Rule = {
         continue;
       }
       report(access, `Session state: the tool reads \`${access.getText()}\`, which is undefined once sessions are gone.`);
+    }
+    // const { sessionId } = extra;  — the id destructured from the handler context in the handler's body.
+    for (const variable of nodesOfKind(sourceFile, SyntaxKind.VariableDeclaration)) {
+      const pattern = variable.getNameNode();
+      const init = variable.getInitializer();
+      const object = init && unwrapExpression(init);
+      if (!Node.isObjectBindingPattern(pattern) || !Node.isIdentifier(object) || !isHandlerContext(object, handlers, facts)) continue;
+      for (const element of pattern.getElements()) {
+        if ((element.getPropertyNameNode()?.getText() ?? element.getName()) !== 'sessionId') continue;
+        report(
+          element,
+          `Session state: the tool destructures \`sessionId\` from \`${object.getText()}\`, which is undefined once sessions are gone.`,
+        );
+      }
     }
     // async ({ item }, { sessionId }) => …  — the id destructured from the handler context.
     for (const { handler, contextIndex } of contextParameters(facts.tools, sourceFile)) {
@@ -173,6 +174,26 @@ export const sessionState: Rule = {
     }
   },
 };
+
+/**
+ * The identifier names a tool or request handler's context: a handler's parameter (or one typed or named as a
+ * context), or a local named as one inside a handler (`const [args, extra] = params` with rest parameters); never a
+ * transport (its `sessionId` is the transport rules' business).
+ */
+function isHandlerContext(object: Node, handlers: ReadonlySet<Node>, facts: FileFacts): boolean {
+  const declaration = object.getSymbol()?.getDeclarations()[0];
+  if (!declaration) return false;
+  if (Node.isParameterDeclaration(declaration)) {
+    const typed = namesContextType(declaration.getTypeNode(), 0);
+    if (!handlers.has(declaration.getParent()) && !typed && !CONTEXT_PARAM.test(object.getText())) return false;
+  } else if (
+    !(Node.isBindingElement(declaration) || Node.isVariableDeclaration(declaration)) ||
+    !CONTEXT_PARAM.test(object.getText()) ||
+    !declaration.getAncestors().some((ancestor) => handlers.has(ancestor))
+  )
+    return false;
+  return !facts.holds(object, 'StreamableHTTPServerTransport') && !facts.holds(object, 'SSEServerTransport');
+}
 
 /** Does a parameter's type name the SDK handler context, directly or through local type aliases? */
 function namesContextType(typeNode: Node | undefined, depth: number): boolean {
