@@ -12,7 +12,9 @@ import {
 } from 'ts-morph';
 import type { Rule } from './rule';
 import { resolveHandler, routeContextsOf, staticString } from '../analysis/routes';
-import { toolAnnotationsArgument, type ToolRegistration } from '../analysis/tools';
+import { toolAnnotationsArgument, toolRegistrations, type ToolRegistration } from '../analysis/tools';
+import { resolveOrigin } from '../analysis/resolve';
+import { isMcpModule } from '../analysis/sdk-modules';
 import { enclosingFunction } from './shared';
 import { storeName, storeWrites } from '../analysis/stores';
 import type { FileFacts } from '../analysis/file-facts';
@@ -32,7 +34,8 @@ export const sessionState: Rule = {
     fix: 'unsafe',
     doc:
       'Without protocol sessions every request may reach a fresh server, so state keyed by `extra.sessionId`, state captured ' +
-      'in a per-session server factory (or made there and handed to the function that registers the tools), a server a ' +
+      'in a per-session server factory (or made there, or in the route handler of each connection, and handed to the function ' +
+      'that registers the tools), a server a ' +
       'package builds per session, or an AsyncLocalStorage context entered per session silently resets. Revision ' +
       '2026-07-28 replaces hidden session state with explicit handles: a `create_*`/`open_*` tool returns an unguessable ' +
       'handle that later calls pass as an ordinary argument (§ "Stateful Tools", SEP-2567).',
@@ -134,6 +137,16 @@ export const sessionState: Rule = {
           { data: { handedTo: handed.helper } },
         );
       }
+    }
+    // State made per connection or request outside a server factory (a route handler, the factory handed to
+    // `createMcpHandler`) and handed to the function that builds the server and registers the tools.
+    for (const handed of stateHandedPerRequest(facts, sourceFile, mutators)) {
+      const what = Node.isVariableDeclaration(handed.made) ? handed.made.getName() : handed.made.getText().split('\n')[0];
+      report(
+        handed.made,
+        `Session state: \`${what}\` is made for each connection or request and handed to \`${handed.helper}\`, where ${handed.mutatedIn} changes it; a fresh server per request loses it.`,
+        { data: { handedTo: handed.helper } },
+      );
     }
     for (const kept of instanceStateChangedByTools(facts.tools)) {
       report(
@@ -273,6 +286,73 @@ function stateHandedToHelpers(
     });
   }
   return found;
+}
+
+/**
+ * Calls, in a function that serves a request or a connection — an endpoint's request region, a route handler, the
+ * factory handed to `createMcpHandler` — but not in a function that builds the server itself (the factory case
+ * above), of a project function that registers tools, with a value made afresh there (`buildServer([])`,
+ * `createServer(new Session())`, `const basket = []; buildServer(basket)`) that a tool of that function changes.
+ */
+function stateHandedPerRequest(
+  facts: FileFacts,
+  sourceFile: SourceFile,
+  localTools: ReadonlyArray<{ name: string; handler?: Node }>,
+): Array<{ made: Node; helper: string; mutatedIn: string }> {
+  const found: Array<{ made: Node; helper: string; mutatedIn: string }> = [];
+  const factories = new Set(facts.constructions('McpServer').map((c) => enclosingFunction(c)));
+  for (const call of nodesOfKind(sourceFile, SyntaxKind.CallExpression)) {
+    const caller = call.getFirstAncestor((a) => isFunctionNode(a));
+    if (!caller || factories.has(caller)) continue;
+    const body = caller.getBody();
+    if (!body) continue;
+    const helper = calledFunction(call);
+    if (!helper) continue;
+    const helperFile = helper.node.getSourceFile();
+    const tools =
+      helperFile === sourceFile
+        ? localTools
+        : [
+            ...toolRegistrations(helperFile).map((t) => ({ name: `tool \`${t.name}\``, handler: t.handler })),
+            ...requestHandlers(helperFile).map(({ method, handler }) => ({ name: `the \`${method}\` handler`, handler })),
+          ];
+    const helperTools = tools.filter((t) => !!t.handler && helper.node.containsRange(t.handler.getPos(), t.handler.getEnd()));
+    if (helperTools.length === 0 || !servesPerRequest(call, caller, facts)) continue;
+    call.getArguments().forEach((argument, index) => {
+      const parameter = helper.node.getParameters()[index];
+      const made = parameter && (madeAfresh(argument, body) ?? madeInServingFunction(argument, caller, facts));
+      const mutatedIn = made && toolMutating(parameter, helperTools);
+      if (mutatedIn && !found.some((f) => f.made === made)) found.push({ made, helper: helper.name, mutatedIn });
+    });
+  }
+  return found;
+}
+
+/**
+ * `const basket = []` in a route handler around `createMcpHandler(() => buildServer(basket))`: made afresh in an
+ * enclosing function that itself serves each request (a variable of a function run once is shared, not lost).
+ */
+function madeInServingFunction(argument: Node, caller: FunctionNode, facts: FileFacts): Node | undefined {
+  const declaration = Node.isIdentifier(argument) ? argument.getSymbol()?.getDeclarations()[0] : undefined;
+  if (!Node.isVariableDeclaration(declaration)) return undefined;
+  const owner = declaration.getFirstAncestor((a) => isFunctionNode(a));
+  const body = owner?.getBody();
+  if (!owner || !body || !owner.containsRange(caller.getPos(), caller.getEnd())) return undefined;
+  return servesPerRequest(declaration, owner, facts) ? madeAfresh(argument, body) : undefined;
+}
+
+/** `call`, in `caller`, runs for each request or connection: in an endpoint's region, a route, or a handler's factory. */
+function servesPerRequest(call: Node, caller: FunctionNode, facts: FileFacts): boolean {
+  const file = facts.relPath;
+  const inRegion = facts.endpoints.some((plan) =>
+    plan.regions.some((r) => r.fn.file === file && r.fn.start <= caller.getStart() && caller.getEnd() <= r.fn.end),
+  );
+  if (inRegion || routeContextsOf(call).length > 0) return true;
+  // createMcpHandler(() => buildServer(new Session()), …): the SDK calls the factory for every request.
+  const handed = caller.getParent();
+  if (!Node.isCallExpression(handed) || handed.getArguments()[0] !== caller) return false;
+  const origin = resolveOrigin(handed.getExpression());
+  return origin?.name === 'createMcpHandler' && isMcpModule(origin.module);
 }
 
 /** The project function a call runs, when the callee names one (`registerChatTools(…)`). */
