@@ -106,6 +106,13 @@ function rewrite(context: TransformContext, anchors: Finding[]): true | string |
       !!state?.readers.some((r) => r.file === a.file && r.line === a.line);
     return { reason: endpointStateReason(plan), stops: reads };
   }
+  if (anchors.some((a) => a.data?.nestedBlock)) {
+    return {
+      reason:
+        'this state is declared in a nested block of the server factory (an `if`, a loop), where the tools that use it are registered; move it behind a handle that open_session mints by hand',
+      stops: (a) => !!a.data?.nestedBlock,
+    };
+  }
   const filledAtStart = anchors.find((a) => a.data?.filledAtSessionStart)?.data?.filledAtSessionStart;
   if (filledAtStart) {
     return {

@@ -21,7 +21,7 @@ import type { FileFacts } from '../analysis/file-facts';
 import type { EndpointPlan, Span } from '../analysis/endpoints/model';
 import { isFunctionNode, unwrapExpression, type FunctionNode } from '../analysis/endpoints/spans';
 import { referencesOf } from '../analysis/references';
-import { changedAt, isFreshContainer } from '../analysis/state-changes';
+import { callChangesVariable, changedAt, isFreshContainer } from '../analysis/state-changes';
 import { packageServerFactories, packageServerPlan } from '../analysis/package-servers';
 
 const CONTEXT_PARAM = /^(?:extra|ctx|context|requestExtra|handlerExtra)$/;
@@ -106,27 +106,32 @@ export const sessionState: Rule = {
       if (!factory) continue;
       const body = (factory as Node & { getBody?(): Node | undefined }).getBody?.();
       if (!body || !Node.isBlock(body)) continue;
-      for (const statement of body.getStatements()) {
-        if (!Node.isVariableStatement(statement)) continue;
-        for (const variable of statement.getDeclarations()) {
-          const server = variable.getInitializer();
-          const isServer = !!server && (server === construction || facts.holds(variable.getNameNode(), 'McpServer'));
-          const resource = isServer ? undefined : sessionResource(variable, mutators);
-          if (resource) {
-            report(
-              variable,
-              `Session state: \`${variable.getName()}\` is a resource made per session in the server factory (it has close()) and ${resource} uses it; without sessions each request gets a new one, and multi-step flows lose it.`,
-              { data: { resource: true } },
-            );
-            continue;
-          }
-          const mutatedIn = toolMutating(variable, mutators);
-          if (mutatedIn) {
-            report(
-              variable,
-              `Session state: \`${variable.getName()}\` lives in the per-session server factory and ${mutatedIn} changes it; a fresh server per request loses it.`,
-            );
-          }
+      // (its own variables, in nested blocks too — `if (features.cart) { const cart = []; server.tool(…) }` —, not
+      // those of the functions inside it)
+      const variables = body
+        .getDescendantsOfKind(SyntaxKind.VariableDeclaration)
+        .filter((v) => v.getFirstAncestor((a) => isFunctionNode(a)) === factory);
+      for (const variable of variables) {
+        const server = variable.getInitializer();
+        const isServer = !!server && (server === construction || facts.holds(variable.getNameNode(), 'McpServer'));
+        const resource = isServer ? undefined : sessionResource(variable, mutators);
+        if (resource) {
+          report(
+            variable,
+            `Session state: \`${variable.getName()}\` is a resource made per session in the server factory (it has close()) and ${resource} uses it; without sessions each request gets a new one, and multi-step flows lose it.`,
+            { data: { resource: true } },
+          );
+          continue;
+        }
+        const mutatedIn = toolMutating(variable, mutators);
+        if (mutatedIn) {
+          // (one declared in a nested block is the factory's too, but --unsafe moves only the factory's own statements)
+          const nested = variable.getParent()?.getParent()?.getParent() !== body;
+          report(
+            variable,
+            `Session state: \`${variable.getName()}\` lives in the per-session server factory and ${mutatedIn} changes it; a fresh server per request loses it.`,
+            nested ? { data: { nestedBlock: true } } : undefined,
+          );
         }
       }
       for (const handed of stateHandedToHelpers(body, mutators)) {
@@ -388,6 +393,8 @@ function toolMutating(variable: Node, tools: ReadonlyArray<{ name: string; handl
     for (const id of tool.handler.getDescendantsOfKind(SyntaxKind.Identifier)) {
       if (id.getText() === name && id.getSymbol() === symbol && changedAt(id, 0, unreadable)) return tool.name;
     }
+    // (through a function the tool calls by name: `setUnit(args.unit)`, a local setter of the factory)
+    if (tool.handler.getDescendantsOfKind(SyntaxKind.CallExpression).some((call) => callChangesVariable(call, symbol))) return tool.name;
   }
   return undefined;
 }
