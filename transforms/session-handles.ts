@@ -34,7 +34,8 @@ interface StatefulTool {
 export default function transform(file: FileInfo, api: API, options: TransformOptions = {}): string | undefined {
   const context = createContext(file, api, options, rules);
   // (a package's server per session is package-server-handles' to move)
-  const found = context.findings.filter((f) => f.ruleId === 'session-state' && !f.data?.packageServer);
+  // (nor is what the client declared at initialize: no handle brings it back; mark-leftovers marks it)
+  const found = context.findings.filter((f) => f.ruleId === 'session-state' && !f.data?.packageServer && !f.data?.clientInfo);
   // Credentials the endpoint migration computes per request (migrate-endpoint runs first) need no handle.
   const anchors = found.filter((f) => !found.some((other) => readsRequestCredentials(endpointPlanOf(other), f)));
   if (anchors.length === 0) return undefined;

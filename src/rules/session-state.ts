@@ -36,7 +36,8 @@ export const sessionState: Rule = {
       'Without protocol sessions every request may reach a fresh server, so state keyed by `extra.sessionId`, state captured ' +
       'in a per-session server factory (or made there, or in the route handler of each connection, and handed to the function ' +
       'that registers the tools), a server a ' +
-      'package builds per session, or an AsyncLocalStorage context entered per session silently resets. Revision ' +
+      'package builds per session, what the client declared at `initialize` (read back by a tool), or an AsyncLocalStorage ' +
+      'context entered per session silently resets. Revision ' +
       '2026-07-28 replaces hidden session state with explicit handles: a `create_*`/`open_*` tool returns an unguessable ' +
       'handle that later calls pass as an ordinary argument (§ "Stateful Tools", SEP-2567).',
     hint: 'Mint a handle in an `open_*` tool and pass it as a tool argument; keep the state in a store keyed by handle with a bounded lifetime.',
@@ -123,6 +124,15 @@ export const sessionState: Rule = {
           );
           continue;
         }
+        const initialized = setAtInitialize(variable, factory, mutators);
+        if (initialized) {
+          report(
+            variable,
+            `Session state: \`${variable.getName()}\` is set when the session initializes (\`${initialized.hook}\`) and ${initialized.reader} reads it; without sessions a tool call reaches a fresh server that was never initialized, so it always sees its first value.`,
+            { data: { clientInfo: true } },
+          );
+          continue;
+        }
         const mutatedIn = toolMutating(variable, mutators);
         if (mutatedIn) {
           // (one declared in a nested block is the factory's too, but --unsafe moves only the factory's own statements)
@@ -142,6 +152,14 @@ export const sessionState: Rule = {
           { data: { handedTo: handed.helper } },
         );
       }
+    }
+    // What the client declared at `initialize`, read back by a tool: a fresh server per request never saw it.
+    for (const { call, reader } of clientInfoReads(mutators)) {
+      report(
+        call,
+        `Session state: ${reader} reads \`${call.getText()}\`, which the server learns at \`initialize\`; without sessions a tool call from a 2025-era client reaches a fresh server that never saw it, and it is undefined (2026-07-28 clients declare it with every request).`,
+        { data: { clientInfo: true } },
+      );
     }
     // State made per connection or request outside a server factory (a route handler, the factory handed to
     // `createMcpHandler`) and handed to the function that builds the server and registers the tools.
@@ -358,6 +376,68 @@ function servesPerRequest(call: Node, caller: FunctionNode, facts: FileFacts): b
   if (!Node.isCallExpression(handed) || handed.getArguments()[0] !== caller) return false;
   const origin = resolveOrigin(handed.getExpression());
   return origin?.name === 'createMcpHandler' && isMcpModule(origin.module);
+}
+
+const CLIENT_INFO = /^(?:getClientCapabilities|getClientVersion)$/;
+
+/** `server.server.getClientCapabilities()` / `getClientVersion()` inside a tool or request handler. */
+function clientInfoReads(tools: ReadonlyArray<{ name: string; handler?: Node }>): Array<{ call: CallExpression; reader: string }> {
+  const found: Array<{ call: CallExpression; reader: string }> = [];
+  for (const tool of tools) {
+    for (const call of tool.handler?.getDescendantsOfKind(SyntaxKind.CallExpression) ?? []) {
+      const callee = call.getExpression();
+      if (!Node.isPropertyAccessExpression(callee) || !CLIENT_INFO.test(callee.getName()) || call.getArguments().length > 0) continue;
+      if (!found.some((f) => f.call === call)) found.push({ call, reader: tool.name });
+    }
+  }
+  return found;
+}
+
+/**
+ * A factory variable assigned only in what runs when the session initializes (`server.server.oninitialized = () =>
+ * { markdown = … }`, a `notifications/initialized` handler) and read by a tool or request handler.
+ */
+function setAtInitialize(
+  variable: VariableDeclaration,
+  factory: Node,
+  tools: ReadonlyArray<{ name: string; handler?: Node }>,
+): { hook: string; reader: string } | undefined {
+  const name = variable.getNameNode();
+  if (!Node.isIdentifier(name)) return undefined;
+  const symbol = name.getSymbol();
+  const references = factory.getDescendantsOfKind(SyntaxKind.Identifier).filter((id) => id !== name && id.getSymbol() === symbol);
+  const writes = references.filter((id) => changedAt(id));
+  if (writes.length === 0) return undefined;
+  let hook: string | undefined;
+  for (const write of writes) {
+    const at = initializeHook(write);
+    if (!at) return undefined;
+    hook ??= at;
+  }
+  const reader = tools.find((tool) => !!tool.handler && references.some((id) => tool.handler!.containsRange(id.getPos(), id.getEnd())));
+  return hook && reader ? { hook, reader: reader.name } : undefined;
+}
+
+/** The initialize hook a node runs in: a function assigned to `….oninitialized` or handed to `setNotificationHandler(Initialized…)`. */
+function initializeHook(node: Node): string | undefined {
+  for (const fn of node.getAncestors().filter((a) => isFunctionNode(a))) {
+    const parent = fn.getParent();
+    if (Node.isBinaryExpression(parent) && (parent.getRight() as Node) === fn) {
+      const left = parent.getLeft();
+      if (Node.isPropertyAccessExpression(left) && left.getName() === 'oninitialized') return left.getText();
+    }
+    if (Node.isCallExpression(parent) && parent.getArguments()[1] === fn) {
+      const callee = parent.getExpression();
+      const [method] = parent.getArguments();
+      if (
+        Node.isPropertyAccessExpression(callee) &&
+        callee.getName() === 'setNotificationHandler' &&
+        /InitializedNotificationSchema|notifications\/initialized/.test(method?.getText() ?? '')
+      )
+        return 'notifications/initialized';
+    }
+  }
+  return undefined;
 }
 
 /** The project function a call runs, when the callee names one (`registerChatTools(…)`). */
