@@ -102,9 +102,7 @@ export const sessionState: Rule = {
       ...facts.tools.map((t) => ({ name: `tool \`${t.name}\``, handler: t.handler })),
       ...requestHandlers(sourceFile).map(({ method, handler }) => ({ name: `the \`${method}\` handler`, handler })),
     ];
-    for (const construction of facts.constructions('McpServer')) {
-      const factory = enclosingFunction(construction);
-      if (!factory) continue;
+    for (const { factory, construction } of serverFactories(facts, sourceFile)) {
       const body = (factory as Node & { getBody?(): Node | undefined }).getBody?.();
       if (!body || !Node.isBlock(body)) continue;
       // (its own variables, in nested blocks too — `if (features.cart) { const cart = []; server.tool(…) }` —, not
@@ -114,7 +112,7 @@ export const sessionState: Rule = {
         .filter((v) => v.getFirstAncestor((a) => isFunctionNode(a)) === factory);
       for (const variable of variables) {
         const server = variable.getInitializer();
-        const isServer = !!server && (server === construction || facts.holds(variable.getNameNode(), 'McpServer'));
+        const isServer = !!server && ((!!construction && server === construction) || facts.holds(variable.getNameNode(), 'McpServer'));
         const resource = isServer ? undefined : sessionResource(variable, mutators);
         if (resource) {
           report(
@@ -309,6 +307,44 @@ function stateHandedToHelpers(
     });
   }
   return found;
+}
+
+/**
+ * The functions whose locals live as long as one server: those that build it (`new McpServer(…)`), and those that
+ * register tools on a server for each connection or request — a route handler that adds tools to the server a
+ * factory made, or a function of the project such a function or a factory calls (`registerTools(server)`).
+ */
+function serverFactories(facts: FileFacts, sourceFile: SourceFile): Array<{ factory: FunctionNode; construction?: Node }> {
+  const found: Array<{ factory: FunctionNode; construction?: Node }> = [];
+  for (const construction of facts.constructions('McpServer')) {
+    const factory = enclosingFunction(construction);
+    if (isFunctionNode(factory) && !found.some((f) => f.factory === factory)) found.push({ factory, construction });
+  }
+  const builders = new Set<Node>(found.map((f) => f.factory));
+  const registrations = [...facts.tools.map((t) => t.node), ...requestHandlers(sourceFile).map((h) => h.handler.getParent()!)];
+  for (const registration of registrations) {
+    const fn = enclosingFunction(registration);
+    if (!isFunctionNode(fn) || builders.has(fn) || found.some((f) => f.factory === fn)) continue;
+    const perServer =
+      servesPerRequest(registration, fn, facts) ||
+      callersOf(fn).some((call) => {
+        const caller = call.getFirstAncestor((a) => isFunctionNode(a));
+        return !!caller && (builders.has(caller) || servesPerRequest(call, caller, facts));
+      });
+    if (perServer) found.push({ factory: fn });
+  }
+  return found;
+}
+
+/** Calls of a named function of the project (`registerTools(server)`), in any file of the project. */
+function callersOf(fn: FunctionNode): CallExpression[] {
+  const declaration = Node.isFunctionDeclaration(fn) ? fn : fn.getParentIfKind(SyntaxKind.VariableDeclaration);
+  const name = declaration?.getNameNode();
+  if (!name || !Node.isIdentifier(name)) return [];
+  return referencesOf(name).flatMap((reference) => {
+    const parent = reference.getParent();
+    return Node.isCallExpression(parent) && parent.getExpression() === reference ? [parent] : [];
+  });
 }
 
 /**
