@@ -35,7 +35,9 @@ export default function transform(file: FileInfo, api: API, options: TransformOp
   const context = createContext(file, api, options, rules);
   // (a package's server per session is package-server-handles' to move)
   // (nor is what the client declared at initialize: no handle brings it back; mark-leftovers marks it)
-  const found = context.findings.filter((f) => f.ruleId === 'session-state' && !f.data?.packageServer && !f.data?.clientInfo);
+  const found = context.findings.filter(
+    (f) => f.ruleId === 'session-state' && !f.data?.packageServer && !f.data?.clientInfo && !f.data?.frameworkSession,
+  );
   // Credentials the endpoint migration computes per request (migrate-endpoint runs first) need no handle.
   const anchors = found.filter((f) => !found.some((other) => readsRequestCredentials(endpointPlanOf(other), f)));
   if (anchors.length === 0) return undefined;

@@ -6,6 +6,7 @@ import {
   type CallExpression,
   type ClassDeclaration,
   type NewExpression,
+  type ParameterDeclaration,
   type PropertyAccessExpression,
   type SourceFile,
   type VariableDeclaration,
@@ -150,6 +151,15 @@ export const sessionState: Rule = {
           { data: { handedTo: handed.helper } },
         );
       }
+    }
+    // fastmcp: the object `authenticate` returned is the session's (`context.session`); stateless, fastmcp
+    // authenticates every request again, so what a tool changes on it is gone by the next call.
+    for (const { at, tool } of fastmcpSessionChanges(facts.tools)) {
+      report(
+        at,
+        `Session state: tool \`${tool}\` changes \`${at.getText()}\`, the object fastmcp's \`authenticate\` returned for the session; stateless, fastmcp authenticates every request again and the change is gone by the next call.`,
+        { data: { frameworkSession: 'fastmcp' } },
+      );
     }
     // What the client declared at `initialize`, read back by a tool: a fresh server per request never saw it.
     for (const { call, reader } of clientInfoReads(mutators)) {
@@ -412,6 +422,42 @@ function servesPerRequest(call: Node, caller: FunctionNode, facts: FileFacts): b
   if (!Node.isCallExpression(handed) || handed.getArguments()[0] !== caller) return false;
   const origin = resolveOrigin(handed.getExpression());
   return origin?.name === 'createMcpHandler' && isMcpModule(origin.module);
+}
+
+/** Where an `addTool` handler changes `context.session` (or the `session` it destructures from its context). */
+function fastmcpSessionChanges(tools: readonly ToolRegistration[]): Array<{ at: Node; tool: string }> {
+  const found: Array<{ at: Node; tool: string }> = [];
+  for (const tool of tools) {
+    if (tool.form !== 'addTool' || !isFunctionNode(tool.handler)) continue;
+    const context = tool.handler.getParameters()[1] as ParameterDeclaration | undefined;
+    if (!context) continue;
+    const name = context.getNameNode();
+    const sessions: Node[] = [];
+    if (Node.isIdentifier(name)) {
+      const symbol = name.getSymbol();
+      for (const access of tool.handler.getDescendantsOfKind(SyntaxKind.PropertyAccessExpression)) {
+        const object = access.getExpression();
+        if (access.getName() === 'session' && Node.isIdentifier(object) && object.getSymbol() === symbol) sessions.push(access);
+      }
+    } else if (Node.isObjectBindingPattern(name)) {
+      for (const element of name.getElements()) {
+        if ((element.getPropertyNameNode()?.getText() ?? element.getName()) !== 'session') continue;
+        const symbol = element.getNameNode().getSymbol();
+        for (const id of tool.handler.getDescendantsOfKind(SyntaxKind.Identifier))
+          if (id !== element.getNameNode() && id.getSymbol() === symbol) sessions.push(id);
+      }
+    }
+    for (const session of sessions) {
+      let at: Node = session;
+      while (Node.isNonNullExpression(at.getParent()) || Node.isParenthesizedExpression(at.getParent())) at = at.getParent()!;
+      if (!changedAt(at)) continue;
+      // (shown as the field it changes, `session.cart`, when it changes one)
+      const field = at.getParent();
+      const shown = Node.isPropertyAccessExpression(field) && field.getExpression() === at ? field : at;
+      if (!found.some((f) => f.at === shown)) found.push({ at: shown, tool: tool.name });
+    }
+  }
+  return found;
 }
 
 const CLIENT_INFO = /^(?:getClientCapabilities|getClientVersion)$/;
