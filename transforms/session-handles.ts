@@ -85,6 +85,13 @@ function rewrite(context: TransformContext, anchors: Finding[]): true | string |
       stops: inStorage,
     };
   }
+  const keyed = anchors.find((a) => a.data?.keyedByServer);
+  if (keyed) {
+    return {
+      reason: `\`${String(keyed.data!.keyedByServer)}\` is looked up by the server object built for each session; key it by a handle that open_session mints instead, and give those tools a session_handle argument to look it up, by hand`,
+      stops: (a) => !!a.data?.keyedByServer,
+    };
+  }
   const handed = anchors.find((a) => a.data?.handedTo || a.data?.inInstance);
   if (handed) {
     const where = handed.data!.handedTo

@@ -143,6 +143,13 @@ export const sessionState: Rule = {
           );
         }
       }
+      for (const keyed of keyedByServer(factory, facts, mutators)) {
+        report(
+          keyed.call,
+          `Session state: ${keyed.tool} looks up \`${keyed.store}\` by the server built for each session (\`${keyed.call.getText().split('\n')[0]}\`); without sessions every request has a new server, and the lookup misses.`,
+          { data: { keyedByServer: keyed.store } },
+        );
+      }
       for (const handed of stateHandedToHelpers(body, mutators)) {
         const what = Node.isVariableDeclaration(handed.made) ? handed.made.getName() : handed.made.getText().split('\n')[0];
         report(
@@ -422,6 +429,60 @@ function servesPerRequest(call: Node, caller: FunctionNode, facts: FileFacts): b
   if (!Node.isCallExpression(handed) || handed.getArguments()[0] !== caller) return false;
   const origin = resolveOrigin(handed.getExpression());
   return origin?.name === 'createMcpHandler' && isMcpModule(origin.module);
+}
+
+const KEYED = /^(?:get|set|has)$/;
+
+/**
+ * A tool of the factory that looks a store up by the server the factory built (`memory.get(server)`, a WeakMap of
+ * per-server state), directly or through a function of the project it hands the server to (`memoryOf(server)`, whose
+ * parameter keys such a lookup): each session's server had its entry.
+ */
+function keyedByServer(
+  factory: FunctionNode,
+  facts: FileFacts,
+  tools: ReadonlyArray<{ name: string; handler?: Node }>,
+): Array<{ call: CallExpression; store: string; tool: string }> {
+  const found: Array<{ call: CallExpression; store: string; tool: string }> = [];
+  const servers = new Set(
+    factory
+      .getDescendantsOfKind(SyntaxKind.VariableDeclaration)
+      .filter((v) => v.getFirstAncestor((a) => isFunctionNode(a)) === factory && facts.holds(v.getNameNode(), 'McpServer'))
+      .map((v) => v.getSymbol()),
+  );
+  servers.delete(undefined);
+  if (servers.size === 0) return found;
+  const lookupKey = (call: CallExpression): string | undefined => {
+    const callee = call.getExpression();
+    return Node.isPropertyAccessExpression(callee) && KEYED.test(callee.getName()) ? callee.getExpression().getText() : undefined;
+  };
+  for (const tool of tools) {
+    if (!tool.handler || !factory.containsRange(tool.handler.getPos(), tool.handler.getEnd())) continue;
+    for (const id of tool.handler.getDescendantsOfKind(SyntaxKind.Identifier)) {
+      if (!servers.has(id.getSymbol())) continue;
+      const call = id.getParent();
+      if (!Node.isCallExpression(call) || call.getArguments()[0] !== id) continue;
+      let store = lookupKey(call);
+      if (!store) {
+        // memoryOf(server): a function of the project whose first parameter keys a lookup
+        const callee = call.getExpression();
+        let fn: Node | undefined = Node.isIdentifier(callee) ? callee.getSymbol()?.getDeclarations()[0] : undefined;
+        if (Node.isVariableDeclaration(fn)) fn = fn.getInitializer();
+        const parameter =
+          isFunctionNode(fn) && !fn.getSourceFile().isDeclarationFile()
+            ? (fn.getParameters()[0] as ParameterDeclaration | undefined)
+            : undefined;
+        const symbol = parameter?.getNameNode().getSymbol();
+        for (const use of symbol && isFunctionNode(fn) ? fn.getDescendantsOfKind(SyntaxKind.Identifier) : []) {
+          const inner = use.getParent();
+          if (use.getSymbol() === symbol && Node.isCallExpression(inner) && inner.getArguments()[0] === use) store ??= lookupKey(inner);
+        }
+      }
+      // (one finding per tool and store: its first lookup)
+      if (store && !found.some((f) => f.store === store && f.tool === tool.name)) found.push({ call, store, tool: tool.name });
+    }
+  }
+  return found;
 }
 
 /** Where an `addTool` handler changes `context.session` (or the `session` it destructures from its context). */
