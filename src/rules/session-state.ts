@@ -50,7 +50,12 @@ export const sessionState: Rule = {
     for (const access of nodesOfKind(sourceFile, SyntaxKind.PropertyAccessExpression)) {
       if (access.getName() !== 'sessionId') continue;
       const object = access.getExpression();
-      if (!Node.isIdentifier(object) || !isHandlerContext(object, handlers, facts)) continue;
+      // `server.server.transport?.sessionId` in a tool: the id of the transport that served the session.
+      const viaTransport =
+        Node.isPropertyAccessExpression(object) &&
+        object.getName() === 'transport' &&
+        access.getAncestors().some((ancestor) => handlers.has(ancestor));
+      if (!viaTransport && (!Node.isIdentifier(object) || !isHandlerContext(object, handlers, facts))) continue;
       // The key of a credentials lookup the endpoint migration makes request-scoped: the plan carries it out.
       const carried = credentialsPlanAt(facts, access);
       if (carried) {
