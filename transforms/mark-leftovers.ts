@@ -20,6 +20,10 @@ export default function transform(file: FileInfo, api: API, options: TransformOp
 }
 
 function markerText(finding: Finding): string {
+  if (finding.ruleId === 'session-state' && finding.data?.clientInfo) {
+    const what = finding.message.replace(/^Session state: /, '');
+    return `${what} Behaviour changes silently: ${CLIENT_INFO_RECIPE}`;
+  }
   if (finding.ruleId === 'session-state') {
     const what = finding.message.replace(/^Session state: /, '');
     return `${what} Behaviour changes silently until it moves behind an explicit handle: ${HANDLE_RECIPE}`;
@@ -34,3 +38,8 @@ const HANDLE_RECIPE =
   'an `open_session` tool mints a random handle (randomUUID) and creates the state; each stateful tool takes it as a required ' +
   '`session_handle` argument and looks the state up by it (an unknown handle is an isError result naming open_session); ' +
   'the store evicts handles after a TTL and past a size cap, closing what they own (apply --unsafe does this where it can).';
+
+/** What a marker on client information learnt at `initialize` asks for (a handle does not bring it back). */
+const CLIENT_INFO_RECIPE =
+  "read what the client declared from the request it sends (the v2 SDK's `ctx.mcpReq.envelope` on 2026-07-28), or make the tool " +
+  'work without it (try sampling or elicitation and handle the error); on 2025-11-25 a stateless server never learns it.';

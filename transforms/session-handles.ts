@@ -34,7 +34,10 @@ interface StatefulTool {
 export default function transform(file: FileInfo, api: API, options: TransformOptions = {}): string | undefined {
   const context = createContext(file, api, options, rules);
   // (a package's server per session is package-server-handles' to move)
-  const found = context.findings.filter((f) => f.ruleId === 'session-state' && !f.data?.packageServer);
+  // (nor is what the client declared at initialize: no handle brings it back; mark-leftovers marks it)
+  const found = context.findings.filter(
+    (f) => f.ruleId === 'session-state' && !f.data?.packageServer && !f.data?.clientInfo && !f.data?.frameworkSession,
+  );
   // Credentials the endpoint migration computes per request (migrate-endpoint runs first) need no handle.
   const anchors = found.filter((f) => !found.some((other) => readsRequestCredentials(endpointPlanOf(other), f)));
   if (anchors.length === 0) return undefined;
@@ -82,6 +85,13 @@ function rewrite(context: TransformContext, anchors: Finding[]): true | string |
       stops: inStorage,
     };
   }
+  const keyed = anchors.find((a) => a.data?.keyedByServer);
+  if (keyed) {
+    return {
+      reason: `\`${String(keyed.data!.keyedByServer)}\` is looked up by the server object built for each session; key it by a handle that open_session mints instead, and give those tools a session_handle argument to look it up, by hand`,
+      stops: (a) => !!a.data?.keyedByServer,
+    };
+  }
   const handed = anchors.find((a) => a.data?.handedTo || a.data?.inInstance);
   if (handed) {
     const where = handed.data!.handedTo
@@ -105,6 +115,13 @@ function rewrite(context: TransformContext, anchors: Finding[]): true | string |
       (!!state?.store && a.data?.filledAtSessionStart === state.store) ||
       !!state?.readers.some((r) => r.file === a.file && r.line === a.line);
     return { reason: endpointStateReason(plan), stops: reads };
+  }
+  if (anchors.some((a) => a.data?.nestedBlock)) {
+    return {
+      reason:
+        'this state is declared in a nested block of the server factory (an `if`, a loop), where the tools that use it are registered; move it behind a handle that open_session mints by hand',
+      stops: (a) => !!a.data?.nestedBlock,
+    };
   }
   const filledAtStart = anchors.find((a) => a.data?.filledAtSessionStart)?.data?.filledAtSessionStart;
   if (filledAtStart) {

@@ -1,8 +1,8 @@
 // Where code changes what a value holds: assignments, updates and deletes through it, mutator calls on it
 // (`list.push(…)`), methods of the project that change their `this`, and functions of the project that change the
 // parameter it is handed to. Read by the session-state rule (state a tool changes is state a session kept).
-import { Node, SyntaxKind, type CallExpression, type PropertyAccessExpression } from 'ts-morph';
-import { isFunctionNode, rootOf } from './endpoints/spans';
+import { Node, SyntaxKind, type CallExpression, type PropertyAccessExpression, type Symbol as MorphSymbol } from 'ts-morph';
+import { isFunctionNode, rootOf, type FunctionNode } from './endpoints/spans';
 
 const MUTATORS = /^(?:push|pop|shift|unshift|splice|set|delete|add|clear|sort|reverse|fill)$/;
 const ASSIGNMENT = /^(?:[-+*/%&|^]|\*\*|<<|>>>?|&&|\|\||\?\?)?=$/;
@@ -30,15 +30,61 @@ export function changedAt(node: Node, depth = 0, unreadable = false): boolean {
   if (parent.getExpression() === target && Node.isPropertyAccessExpression(target) && target !== node)
     return MUTATORS.test(target.getName()) || methodChangesThis(target, depth + 1);
   const index = parent.getArguments().indexOf(target);
+  // Object.assign(state, { … }) changes its first argument.
+  if (index === 0 && /^Object\.assign$/.test(parent.getExpression().getText())) return true;
   const changes = index >= 0 ? callChangesArgument(parent, index, depth + 1) : false;
   return changes ?? unreadable;
 }
 
-/** `conversation.record(turn)` runs a method of the project that changes `this` (`this.turns.push(…)`). */
+/**
+ * `conversation.record(turn)` runs a method of the project that changes `this` (`this.turns.push(…)`), or the state
+ * it closes over: `tally.bump(key)` where `createTally()` returned `{ bump(key) { counts.set(…) } }` around its own
+ * `counts`.
+ */
 function methodChangesThis(method: PropertyAccessExpression, depth: number): boolean {
-  const declaration = method.getNameNode().getSymbol()?.getDeclarations()[0];
-  if (!Node.isMethodDeclaration(declaration) || declaration.getSourceFile().isDeclarationFile()) return false;
-  return declaration.getDescendantsOfKind(SyntaxKind.ThisKeyword).some((self) => changedAt(self, depth));
+  let declaration: Node | undefined = method.getNameNode().getSymbol()?.getDeclarations()[0];
+  if (!declaration || declaration.getSourceFile().isDeclarationFile()) return false;
+  if (
+    Node.isMethodDeclaration(declaration) &&
+    declaration.getDescendantsOfKind(SyntaxKind.ThisKeyword).some((self) => changedAt(self, depth))
+  )
+    return true;
+  if (Node.isPropertyAssignment(declaration)) declaration = declaration.getInitializer();
+  return isFunctionNode(declaration) && changesCapturedState(declaration, depth);
+}
+
+/**
+ * The function changes a variable it closes over that a function around it declares (a factory's local, made again
+ * on each of its calls): state the object it belongs to carries. Variables at module level are one per process, and
+ * its own locals are new on each call; neither counts.
+ */
+export function changesCapturedState(fn: FunctionNode, depth: number): boolean {
+  for (const id of fn.getBody()?.getDescendantsOfKind(SyntaxKind.Identifier) ?? []) {
+    const declaration = id.getSymbol()?.getDeclarations()[0];
+    if (!Node.isVariableDeclaration(declaration) && !Node.isParameterDeclaration(declaration)) continue;
+    if (declaration.getSourceFile() !== fn.getSourceFile() || fn.containsRange(declaration.getPos(), declaration.getEnd())) continue;
+    const owner = declaration.getFirstAncestor((a) => isFunctionNode(a));
+    if (!owner || !owner.containsRange(fn.getPos(), fn.getEnd())) continue;
+    if (changedAt(id, depth)) return true;
+  }
+  return false;
+}
+
+/**
+ * A function the code calls by name (`setUnit(u)`, `remember(entry)`: a local function of the factory, or a
+ * function of the project) changes the variable `symbol` names, directly or through the functions it calls by name.
+ */
+export function callChangesVariable(call: CallExpression, symbol: MorphSymbol | undefined, depth = 0): boolean {
+  if (!symbol || depth >= MAX_CHANGE_DEPTH) return false;
+  const callee = call.getExpression();
+  if (!Node.isIdentifier(callee)) return false;
+  let fn: Node | undefined = callee.getSymbol()?.getDeclarations()[0];
+  if (Node.isVariableDeclaration(fn)) fn = fn.getInitializer();
+  if (!isFunctionNode(fn) || fn.getSourceFile().isDeclarationFile()) return false;
+  const body = fn.getBody();
+  if (!body) return false;
+  if (body.getDescendantsOfKind(SyntaxKind.Identifier).some((id) => id.getSymbol() === symbol && changedAt(id, depth + 1))) return true;
+  return body.getDescendantsOfKind(SyntaxKind.CallExpression).some((inner) => callChangesVariable(inner, symbol, depth + 1));
 }
 
 /**

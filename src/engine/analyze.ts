@@ -3,6 +3,8 @@
 // project is dropped once the group is analysed: what later steps read of it (findings, endpoint plans, each file's
 // FileShape) is plain data, so an analysis holds no syntax tree and a migration's analyses cost little memory.
 import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { Project, ts, type Node, type ResolutionHostFactory, type SourceFile } from 'ts-morph';
 import type { Finding, Suppression } from '../model';
 import type { ReportOptions, Rule } from '../rules/rule';
@@ -154,6 +156,7 @@ function analyzeGroup(sources: SourceInput[], rules: readonly Rule[]): GroupAnal
   for (const source of sources) {
     byRel.set(source.relPath, project.createSourceFile(source.absPath, source.text, { overwrite: true }));
   }
+  addUnscannedImports(project, sources);
   const parsed: Array<[SourceInput, SourceFile]> = [];
   const files: FileAnalysis[] = [];
   for (const source of sources) {
@@ -183,6 +186,56 @@ function analyzeGroup(sources: SourceInput[], rules: readonly Rule[]): GroupAnal
   }
   const shapes = new Map([...byRel].map(([relPath, sourceFile]) => [relPath, shapeOf(sourceFile)]));
   return { shapes, files, endpoints: endpointsOf() };
+}
+
+/** At most this many modules the pre-filter left out are read for one group, each at most this large. */
+const MAX_UNSCANNED_IMPORTS = 64;
+const MAX_UNSCANNED_IMPORT_BYTES = 256 * 1024;
+const IMPORT_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
+
+/**
+ * The local modules the group's files import that the pre-filter left out (no MCP marker: the `Cart` class or the
+ * `createTally()` helper a server factory makes its state with), read from disk into the project so that calls into
+ * them resolve: what a tool changes through them is seen. They are never analysed and never join a group (no
+ * finding, no shared fact): only one import away, and only as many as {@link MAX_UNSCANNED_IMPORTS}.
+ */
+function addUnscannedImports(project: Project, sources: readonly SourceInput[]): void {
+  const known = new Set(sources.map((source) => path.resolve(source.absPath)));
+  let added = 0;
+  for (const source of sources) {
+    for (const specifier of new Set(localSpecifiers(source.text))) {
+      const file = onDisk(source.absPath, specifier);
+      if (!file || known.has(file)) continue;
+      known.add(file);
+      let text: string;
+      try {
+        if (fs.statSync(file).size > MAX_UNSCANNED_IMPORT_BYTES) continue;
+        text = fs.readFileSync(file, 'utf8');
+      } catch {
+        continue;
+      }
+      project.createSourceFile(file, text, { overwrite: true });
+      if (++added >= MAX_UNSCANNED_IMPORTS) return;
+    }
+  }
+}
+
+/** The script file a local specifier names, as bundler resolution would try it (`./a.js` may be `a.ts`). */
+function onDisk(fromFile: string, specifier: string): string | undefined {
+  const base = specifier.startsWith('/') ? path.resolve(specifier) : path.resolve(path.dirname(fromFile), specifier);
+  const stem = base.replace(/\.(?:[cm]?[jt]s|[jt]sx)$/, '');
+  const candidates = /\.(?:[cm]?[jt]s|[jt]sx)$/.test(base)
+    ? [base, ...IMPORT_EXTENSIONS.map((ext) => stem + ext)]
+    : [...IMPORT_EXTENSIONS.map((ext) => base + ext), ...IMPORT_EXTENSIONS.map((ext) => path.join(base, `index${ext}`))];
+  for (const candidate of candidates) {
+    if (candidate.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
+    try {
+      if (fs.statSync(candidate).isFile()) return candidate;
+    } catch {
+      // not this one
+    }
+  }
+  return undefined;
 }
 
 function shapeOf(sourceFile: SourceFile): FileShape {

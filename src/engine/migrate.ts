@@ -145,7 +145,12 @@ export function migrateSources(sources: SourceInput[], options: MigrateOptions =
   // project served over HTTP still keeps (without --unsafe, or where the handles could not be applied): without
   // protocol sessions it silently resets, so the gate stays red until it moves behind a handle.
   const fixedByRunTransforms = new Set(enabled.flatMap((t) => t.rules));
-  const servesHttp = plans.length > 0 || analysis.endpoints().length > 0;
+  // (a framework that owns its HTTP server — fastmcp, mcp-framework, agents — has no endpoint plan: the transport
+  // findings it had say it served HTTP, and its stateless start serves HTTP still)
+  const servesHttp =
+    plans.length > 0 ||
+    analysis.endpoints().length > 0 ||
+    [...files.values()].some((w) => [...w.foundRules].some((id) => HTTP_TRANSPORT_RULES.has(id)));
   for (const fileAnalysis of analysis.files) {
     const working = files.get(fileAnalysis.relPath)!;
     if (working.failed || fileAnalysis.parseError) continue;
@@ -559,6 +564,17 @@ function markedNear(findings: Finding[], finding: Finding): boolean {
       (m.line === finding.line || m.line === finding.line - 1 || m.endLine === finding.line - 1),
   );
 }
+
+/** Rules whose findings mean the code served MCP over HTTP (a client's or a test's rules are not among them). */
+const HTTP_TRANSPORT_RULES = new Set([
+  'legacy-sse-transport',
+  'session-id',
+  'get-stream',
+  'delete-session',
+  'last-event-id',
+  'shared-server-instance',
+  'per-request-transport',
+]);
 
 const markLeftovers: TransformModule = { id: markLeftoversId, rules: [], level: 'auto', run: markLeftoversRun };
 

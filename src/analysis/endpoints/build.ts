@@ -540,6 +540,14 @@ function verdictOf(
         kept: transportHelpers(draft).map(({ fn }) => spanOf(fn, relPath)),
       };
     }
+    const global = moduleStateSetForTools(handling(draft).block, draft.facts);
+    if (global) {
+      return stop(
+        `session state: this handler sets \`${global.name}\` (\`${global.write.getText().split('\n')[0]}\`), a module variable tool \`${global.tool}\` reads; ` +
+          'it held what the request that opened the session carried, and the stateless endpoint would lose it (or let each request overwrite it for every client): pass it with every request (a tool argument, or a header the endpoint reads per request), then migrate',
+        spanOf(global.write, relPath),
+      );
+    }
     if (!region.fn.isAsync?.() && region.arrivals.some((a) => a.kind === 'call')) {
       return stop('the helper that handles the request is not async; make it async first', at);
     }
@@ -564,6 +572,29 @@ function verdictOf(
       );
   }
   return { migratable: true };
+}
+
+/**
+ * An assignment, in the handler itself (not a callback inside it, like the `close` handler that resets it), to a
+ * `let`/`var` at module level that a tool of that file reads (`apiKey = req.query.key`, read by the forecast tool):
+ * state the connection set for the tools, which the endpoint's rewrite would drop or share. Servers and transports
+ * kept in module variables are the endpoint's own business.
+ */
+function moduleStateSetForTools(block: Node, facts: FileFacts): { name: string; write: Node; tool: string } | undefined {
+  const owner = block.getFirstAncestor((a) => isFunctionNode(a));
+  for (const assignment of block.getDescendantsOfKind(SyntaxKind.BinaryExpression)) {
+    if (!/^(?:[-+*/%&|^]|\*\*|<<|>>>?|&&|\|\||\?\?)?=$/.test(assignment.getOperatorToken().getText())) continue;
+    const left = assignment.getLeft();
+    if (!Node.isIdentifier(left) || assignment.getFirstAncestor((a) => isFunctionNode(a)) !== owner) continue;
+    const declaration = left.getSymbol()?.getDeclarations()[0];
+    if (!Node.isVariableDeclaration(declaration) || declaration.getFirstAncestor((a) => isFunctionNode(a))) continue;
+    if (declaration.getSourceFile() !== block.getSourceFile()) continue;
+    if (['McpServer', 'SSEServerTransport', 'StreamableHTTPServerTransport'].some((s) => facts.holds(left, s as never))) continue;
+    const symbol = left.getSymbol();
+    const tool = facts.tools.find((t) => t.handler?.getDescendantsOfKind(SyntaxKind.Identifier).some((id) => id.getSymbol() === symbol));
+    if (tool) return { name: left.getText(), write: assignment, tool: tool.name };
+  }
+  return undefined;
 }
 
 /** The request-derived values the region files by session id (`setAuth(id, auth)`: `auth`), as the region passes them. */
