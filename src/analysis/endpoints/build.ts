@@ -497,6 +497,14 @@ function bindsLoopbackOnly(files: SourceFile[]): boolean {
 
 // ---- verdict -------------------------------------------------------------------------------------------------------
 
+/** Every request reaches the region through routes registered for other methods than `method`. */
+function reachedOnlyWithout(region: RegionNode, method: HttpMethod): boolean {
+  return (
+    region.arrivals.length > 0 &&
+    region.arrivals.every((arrival) => arrival.kind === 'route' && arrival.methods !== 'any' && !arrival.methods.includes(method))
+  );
+}
+
 function verdictOf(
   plan: EndpointPlan,
   group: DraftRegion[],
@@ -529,6 +537,10 @@ function verdictOf(
     }
     if (draft.roles.has('streamable') && (draft.roles.has('sse-stream') || draft.roles.has('sse-messages'))) {
       return stop('one handler serves both Streamable HTTP and HTTP+SSE; split it by path first', at);
+    }
+    // (the stateless endpoint would answer every request here 405, and a second run would take the route for a stream)
+    if (draft.roles.has('sse-messages') && reachedOnlyWithout(region, 'POST')) {
+      return stop('the HTTP+SSE messages are handled on a route no POST reaches; route the messages by POST first', at);
     }
     const [state] = plan.credentials ? [] : sessionStates(draft);
     if (state) {
