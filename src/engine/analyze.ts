@@ -405,7 +405,7 @@ export function locate(file: string, node: Node) {
 }
 
 /** Rules whose findings the endpoint transform fixes by carrying out the endpoint's plan. */
-const ENDPOINT_RULES = new Set([
+export const ENDPOINT_RULES: ReadonlySet<string> = new Set([
   'legacy-sse-transport',
   'session-id',
   'get-stream',

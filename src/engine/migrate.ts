@@ -14,7 +14,7 @@ import { transforms as allTransforms, type TransformModule } from '../../transfo
 import { parserFor } from '../../transforms/lib/context';
 import markLeftoversRun, { id as markLeftoversId } from '../../transforms/mark-leftovers';
 import { marksAgentInstead, type AgentsHandlerModule, type AgentsPlan } from '../analysis/mcp-frameworks/agents';
-import { analyzeSources, createProject, syntaxError, type Analysis, type SourceInput } from './analyze';
+import { analyzeSources, createProject, ENDPOINT_RULES, syntaxError, type Analysis, type SourceInput } from './analyze';
 import { withoutAnsweredSchemaMarkers } from './schema-markers';
 import { migrateSdkSurface } from './sdk-v2-surface';
 import { fixupsFor, importsModule, satisfyV2Dependencies, settledByRaise, withoutAnsweredCodemodNotes } from './v2-fixups';
@@ -565,16 +565,11 @@ function markedNear(findings: Finding[], finding: Finding): boolean {
   );
 }
 
-/** Rules whose findings mean the code served MCP over HTTP (a client's or a test's rules are not among them). */
-const HTTP_TRANSPORT_RULES = new Set([
-  'legacy-sse-transport',
-  'session-id',
-  'get-stream',
-  'delete-session',
-  'last-event-id',
-  'shared-server-instance',
-  'per-request-transport',
-]);
+/**
+ * Rules whose findings mean the code served MCP over HTTP: the endpoint rules but origin-validation, which says only
+ * that an endpoint lacks a guard (a client's or a test's rules are not among them).
+ */
+const HTTP_TRANSPORT_RULES = new Set([...ENDPOINT_RULES].filter((id) => id !== 'origin-validation'));
 
 const markLeftovers: TransformModule = { id: markLeftoversId, rules: [], level: 'auto', run: markLeftoversRun };
 
