@@ -8,6 +8,7 @@
 import { Node, SyntaxKind, type CallExpression, type NewExpression, type ParameterDeclaration } from 'ts-morph';
 import { unwrapExpression } from './endpoints/spans';
 import { resolveOrigin } from './resolve';
+import { isLoggingMethod } from './logging';
 
 export type EffectKind = 'read' | 'idempotent' | 'destructive' | 'repeating' | 'unknown';
 
@@ -55,9 +56,6 @@ const PURE_GLOBALS = new Set([
   'Array',
   'Object',
 ]);
-/** `logger.info(…)`, `this.log.debug(…)`: logging changes no state a tool call could repeat. */
-const LOGGER = /(?:^|\.)(?:console|log|logger|_logger)$/i;
-const LOG_METHODS = /^(?:log|info|debug|warn|warning|error|trace|fatal|verbose|silly|notice|critical)$/;
 /** Calls (and `new Date()`) whose result differs on every call. */
 const NEW_EACH_CALL =
   /^(?:Date(?:\.now)?|Math\.random|(?:crypto\.)?(?:randomUUID|randomBytes|randomInt|getRandomValues)|performance\.now|process\.hrtime(?:\.bigint)?|nanoid|uuid(?:v4)?|v4|ulid|cuid2?|createId)$/;
@@ -778,7 +776,7 @@ class HandlerReader {
       if (this.origin(receiver, frame) === SHARED) this.mutation(method, receiver, call, frame);
       return;
     }
-    if (PURE_METHODS.has(method) || (LOG_METHODS.test(method) && LOGGER.test(receiver.getText()))) return;
+    if (PURE_METHODS.has(method) || isLoggingMethod(method, receiver.getText())) return;
     const fn = Node.isPropertyAccessExpression(callee) ? functionDeclaration(callee.getNameNode()) : undefined;
     if (fn && !isWithin(fn, frame.fn)) return this.follow(fn, call, frame, method);
     this.opaqueCall(method, `calls \`${textOf(callee)}\``, call, frame, receiver);

@@ -8,6 +8,7 @@ import { fastmcpStartPlan } from '../analysis/mcp-frameworks/fastmcp';
 import { mcpFrameworkPlan } from '../analysis/mcp-frameworks/mcp-framework';
 import { agentsPlan, servesSse } from '../analysis/mcp-frameworks/agents';
 import { inHeaderNameList, isUndefinedExpression, propertyAssignmentsNamed, transportStores } from './shared';
+import { onlyLogged } from '../analysis/logging';
 
 export const sessionId: Rule = {
   meta: {
@@ -42,7 +43,7 @@ export const sessionId: Rule = {
       }
     }
     for (const literal of stringLiterals(sourceFile, /^mcp-session-id$/i)) {
-      if (inHeaderNameList(literal)) continue;
+      if (inHeaderNameList(literal) || onlyLogged(literal)) continue;
       report(literal, 'Protocol session: the `Mcp-Session-Id` header is read or written here.');
     }
     for (const call of nodesOfKind(sourceFile, SyntaxKind.CallExpression)) {

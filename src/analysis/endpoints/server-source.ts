@@ -30,6 +30,7 @@ import {
   type RelPathOf,
 } from './spans';
 import { referencesOf } from '../references';
+import { isLoggingStatement } from '../logging';
 
 /** Internal result: the plan data, plus the nodes other steps need. */
 export interface ServerSourceResult {
@@ -464,24 +465,9 @@ function leadingLogs(candidates: Node[], machinery: SessionMachinery): Node[] {
   const logs: Node[] = [];
   for (const candidate of candidates) {
     if (candidate.getParent() !== block || machinery.touches(candidate)) break;
-    if (isLogStatement(candidate)) logs.push(candidate);
+    if (isLoggingStatement(candidate)) logs.push(candidate);
   }
   return logs;
-}
-
-const LOG_METHODS = /^(?:log|info|debug|warn|error|trace)$/;
-
-/** `console.log(…)`, `logger.info(…)`, `this.log.debug(…)`: an expression statement that only logs. */
-function isLogStatement(statement: Node): boolean {
-  if (!Node.isExpressionStatement(statement)) return false;
-  const call = statement.getExpression();
-  if (!Node.isCallExpression(call)) return false;
-  const callee = call.getExpression();
-  return (
-    Node.isPropertyAccessExpression(callee) &&
-    LOG_METHODS.test(callee.getName()) &&
-    /^(?:console|log|logger|\w*Logger)$/.test(callee.getExpression().getText().split('.').pop() ?? '')
-  );
 }
 
 /**
