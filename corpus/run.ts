@@ -48,10 +48,12 @@ interface Options {
   cli: string;
   /** `apply --unsafe`: explicit session handles and binding 127.0.0.1 too. */
   unsafe: boolean;
+  /** Where the recipes are (`--recipes DIR`; default corpus/recipes): one `<id>.json` per folder of DIR. */
+  recipes: string;
 }
 
 const USAGE =
-  'usage: npm run corpus -- DIR [--target 2025-11-25|2026-07-28|both] [--only ID,…] [--work SCRATCH] [--jobs N] [--out FILE] [--keep] [--tool DIR] [--unsafe]';
+  'usage: npm run corpus -- DIR [--target 2025-11-25|2026-07-28|both] [--only ID,…] [--work SCRATCH] [--jobs N] [--out FILE] [--keep] [--tool DIR] [--unsafe] [--recipes DIR]';
 
 function isInside(child: string, parent: string): boolean {
   const relative = path.relative(parent, child);
@@ -71,6 +73,7 @@ function readOptions(argv: string[]): Options {
       keep: { type: 'boolean', default: false },
       tool: { type: 'string' },
       unsafe: { type: 'boolean', default: false },
+      recipes: { type: 'string' },
     },
   });
   if (positionals.length !== 1) throw new Error(USAGE);
@@ -83,6 +86,8 @@ function readOptions(argv: string[]): Options {
   const work = values.work ? path.resolve(values.work) : mkdtempSync(path.join(os.tmpdir(), 'mcp-migrate-corpus-'));
   if (isInside(work, REPO_ROOT) || isInside(work, dir)) throw new Error(`--work ${work} must be outside ${REPO_ROOT} and ${dir}`);
   mkdirSync(work, { recursive: true });
+  const recipes = values.recipes ? path.resolve(values.recipes) : RECIPES_DIR;
+  if (!existsSync(recipes)) throw new Error(`--recipes ${recipes} does not exist`);
   return {
     dir,
     targets: target === 'both' ? [...TARGETS] : [target as Target],
@@ -93,12 +98,13 @@ function readOptions(argv: string[]): Options {
     keep: values.keep ?? false,
     cli: values.tool ? path.join(path.resolve(values.tool), 'bin', 'mcp-migrate.js') : DEFAULT_CLI,
     unsafe: values.unsafe ?? false,
+    recipes,
   };
 }
 
 /** The recipes to run: --only's, or every recipe whose repository is in DIR. */
 function loadRecipes(options: Options): Recipe[] {
-  const ids = readdirSync(RECIPES_DIR)
+  const ids = readdirSync(options.recipes)
     .filter((file) => file.endsWith('.json'))
     .map((file) => file.slice(0, -'.json'.length))
     .sort();
@@ -110,7 +116,7 @@ function loadRecipes(options: Options): Recipe[] {
   if (missing.length > 0) process.stderr.write(`skipped (not in ${options.dir}): ${missing.join(', ')}\n`);
   return chosen
     .filter((id) => !missing.includes(id))
-    .map((id) => parseRecipe(id, JSON.parse(readFileSync(path.join(RECIPES_DIR, `${id}.json`), 'utf8')) as unknown));
+    .map((id) => parseRecipe(id, JSON.parse(readFileSync(path.join(options.recipes, `${id}.json`), 'utf8')) as unknown));
 }
 
 /** The runner's environment without what `npm run` adds (npm_* settings, this repository's node_modules/.bin). */
