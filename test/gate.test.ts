@@ -197,6 +197,44 @@ describe("TypeCheckGate: the project's own declaration files", () => {
   });
 });
 
+describe('TypeCheckGate: the defaults of the compiler the project builds with', () => {
+  // TypeScript 6, which the gate runs, loads no `@types/*` package unless `types` names it and is strict unless told
+  // otherwise; a project on TypeScript 5 gets every `@types/*` global and no strict checks from the same config.
+  function withCompiler(version: string): { root: string; change: (after: string) => number[] } {
+    const root = scratchDir('gate');
+    made.push(root);
+    const write = (file: string, text: string) => {
+      fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+      fs.writeFileSync(path.join(root, file), text);
+    };
+    write('tsconfig.json', JSON.stringify({ compilerOptions: { module: 'nodenext', noEmit: true }, include: ['src'] }));
+    write('package.json', JSON.stringify({ name: 'defaults-case', type: 'module' }));
+    write('node_modules/typescript/package.json', JSON.stringify({ name: 'typescript', version }));
+    write('node_modules/@types/host-globals/package.json', JSON.stringify({ name: '@types/host-globals', types: 'index.d.ts' }));
+    write('node_modules/@types/host-globals/index.d.ts', 'declare var hostName: string;\n');
+    const before = `export const port = 3000;\n`;
+    write('src/server.ts', before);
+    const absPath = path.join(root, 'src', 'server.ts');
+    const change = (after: string) =>
+      new TypeCheckGate(root).check([{ absPath, relPath: 'src/server.ts', before, after }]).introduced.map((e) => e.code);
+    return { root, change };
+  }
+  const usesGlobal = `export const port = 3000;\nexport const host = hostName;\n`;
+  const untyped = `export const port = 3000;\nexport function echo(value) {\n  return value;\n}\n`;
+
+  it('checks a TypeScript 5 project with its @types globals and without strict checks', () => {
+    const { change } = withCompiler('5.6.3');
+    expect(change(usesGlobal)).toEqual([]);
+    expect(change(untyped)).toEqual([]);
+  });
+
+  it('checks a TypeScript 6 project with the new defaults, as its own tsc does', () => {
+    const { change } = withCompiler('6.0.2');
+    expect(change(usesGlobal)).toEqual([2304]);
+    expect(change(untyped)).toEqual([7006]);
+  });
+});
+
 describe('TypeCheckGate: a nested package that was never installed', () => {
   // A package below the root with dependencies of its own and no node_modules would be checked against the root's
   // packages, which its own install does not bring (a root zod 3.24 against its SDK: tsc takes gigabytes, then TS2589).

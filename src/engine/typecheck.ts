@@ -230,6 +230,7 @@ export class TypeCheckGate {
       project = new Project({
         tsConfigFilePath: config,
         skipAddingFilesFromTsConfig: true,
+        compilerOptions: ownCompilerDefaults(this.config(config).parsed, packagesDirectory(config)),
         resolutionHost: migrationModuleResolution(environment, packagesDirectory(config)),
       });
       // (the project's own declaration files, as tsc reads them: ambient modules such as `cloudflare:workers`, globals)
@@ -456,6 +457,20 @@ function packagesDirectory(file: string): string | undefined {
     if (fs.existsSync(path.join(dir, 'node_modules'))) return dir;
     if (path.dirname(dir) === dir) return undefined;
   }
+}
+
+/**
+ * TypeScript 6, which the gate runs, changed two defaults that a project built with an older compiler relies on:
+ * `types` is now `[]` (no `@types/*` package is loaded unless named, so `process` and `describe` go undeclared) and
+ * `strict` is now on. A project whose own compiler is older, or not installed, is checked with the defaults it builds
+ * with; options its config sets are kept.
+ */
+function ownCompilerDefaults(parsed: ts.ParsedCommandLine | undefined, packages: string | undefined): ts.CompilerOptions {
+  const installed = packages ? readJson<PackageJson>(path.join(packages, 'node_modules', 'typescript', 'package.json')) : undefined;
+  const major = Number(/^(\d+)\./.exec(installed?.version ?? '')?.[1]);
+  if (major >= 6) return {};
+  const options = parsed?.options ?? {};
+  return { ...(options.types === undefined && { types: ['*'] }), ...(options.strict === undefined && { strict: false }) };
 }
 
 function parsedConfig(config: string): ts.ParsedCommandLine | undefined {
