@@ -106,7 +106,7 @@ export function statelessBody(
       ...head,
       `try {`,
       `  await ${server}.connect(${transport});`,
-      `  return await ${inScope(input, `${transport}.handleRequest(${access.request})`)};`,
+      `  return await ${inScope(input, `${transport}.handleRequest(${webArguments(input, access.request)})`)};`,
       ...catchClause(input, [`console.error(${s('MCP request failed:')}, error);`, ...failure]),
     ];
   }
@@ -181,10 +181,19 @@ export function handlerBody(input: BodyInput, handler: { perRequest?: string; ca
     ...input.server.prelude,
     ...(handler.perRequest ? [handler.perRequest] : []),
   ];
-  if (access.flavor === 'web') return [...lines, ...served(input, `return ${inScope(input, `${handler.call}.fetch(${access.request})`)};`)];
+  if (access.flavor === 'web')
+    return [...lines, ...served(input, `return ${inScope(input, `${handler.call}.fetch(${webArguments(input, access.request)})`)};`)];
   const body = input.parsedBody ?? access.body;
   const serve = `${valueReturns(input) ? 'return ' : ''}await ${inScope(input, `${handler.call}(${access.req}, ${access.res}${body ? `, ${body}` : ''})`)};`;
   return [...lines, ...access.handOver, ...served(input, serve)];
+}
+
+/**
+ * A Web Request, with the body the handler already parsed (`handleRequest(req, res, body)` on a Node request bridged
+ * from it by fetch-to-node): `request, { parsedBody: body }`.
+ */
+function webArguments(input: BodyInput, request: string): string {
+  return input.parsedBody ? `${request}, { parsedBody: ${input.parsedBody} }` : request;
 }
 
 /** The serve statement, inside the old handler's catch clause when it had one. */

@@ -60,6 +60,8 @@ const MAX_CALL_DEPTH = 3;
  */
 export function requestFunctionOf(argument: Node, depth = 0): FunctionNode | undefined {
   if (depth > 3) return undefined;
+  const bridged = bridgedRequest(argument);
+  if (bridged) return requestFunctionOf(bridged, depth + 1);
   const root = rootOf(argument);
   if (!Node.isIdentifier(root)) return undefined;
   for (const declaration of root.getSymbol()?.getDeclarations() ?? []) {
@@ -79,6 +81,18 @@ export function requestFunctionOf(argument: Node, depth = 0): FunctionNode | und
     }
   }
   return undefined;
+}
+
+/** Calls that turn a Web Request into Node's `req`/`res` for the SDK's Node transport. */
+const REQUEST_BRIDGES = [{ module: 'fetch-to-node', name: 'toReqRes' }];
+
+/** The Web Request a bridge call is given (`toReqRes(c.req.raw)` → `c.req.raw`): the handler's own request. */
+function bridgedRequest(node: Node): Node | undefined {
+  const call = unwrapExpression(node);
+  if (!Node.isCallExpression(call)) return undefined;
+  const origin = resolveOrigin(call.getExpression());
+  const bridges = origin && REQUEST_BRIDGES.some((b) => b.module === origin.module && b.name === origin.name);
+  return bridges ? call.getArguments()[0] : undefined;
 }
 
 /** The region around a node inside a request function: the innermost path branch, the rest after a path guard, or the function. */
