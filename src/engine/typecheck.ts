@@ -230,7 +230,7 @@ export class TypeCheckGate {
       project = new Project({
         tsConfigFilePath: config,
         skipAddingFilesFromTsConfig: true,
-        compilerOptions: ownCompilerDefaults(this.config(config).parsed, packagesDirectory(config)),
+        compilerOptions: ownCompilerDefaults(this.config(config).parsed, config),
         resolutionHost: migrationModuleResolution(environment, packagesDirectory(config)),
       });
       // (the project's own declaration files, as tsc reads them: ambient modules such as `cloudflare:workers`, globals)
@@ -465,12 +465,20 @@ function packagesDirectory(file: string): string | undefined {
  * `strict` is now on. A project whose own compiler is older, or not installed, is checked with the defaults it builds
  * with; options its config sets are kept.
  */
-function ownCompilerDefaults(parsed: ts.ParsedCommandLine | undefined, packages: string | undefined): ts.CompilerOptions {
-  const installed = packages ? readJson<PackageJson>(path.join(packages, 'node_modules', 'typescript', 'package.json')) : undefined;
-  const major = Number(/^(\d+)\./.exec(installed?.version ?? '')?.[1]);
+function ownCompilerDefaults(parsed: ts.ParsedCommandLine | undefined, config: string): ts.CompilerOptions {
+  const major = Number(/^(\d+)\./.exec(installedVersion('typescript', path.dirname(config)) ?? '')?.[1]);
   if (major >= 6) return {};
   const options = parsed?.options ?? {};
   return { ...(options.types === undefined && { types: ['*'] }), ...(options.strict === undefined && { strict: false }) };
+}
+
+/** The version of a package as Node resolves it from a folder (a workspace's root install included). */
+function installedVersion(name: string, from: string): string | undefined {
+  try {
+    return readJson<PackageJson>(require.resolve(`${name}/package.json`, { paths: [from] }))?.version;
+  } catch {
+    return undefined;
+  }
 }
 
 function parsedConfig(config: string): ts.ParsedCommandLine | undefined {
