@@ -15,7 +15,7 @@ import { createContext, print, type TransformContext, type TransformOptions } fr
 import { isFunctionNode, type AnyNode } from '../lib/ast';
 import { inlinePlaceholder } from '../lib/emit';
 import { originalText } from '../lib/source-edit';
-import { V2_CONTEXT_PLACES, v2TypeNames } from './lib';
+import { movesAField, v2Pattern, v2TypeNames } from './lib';
 
 export const id = 'context-destructuring';
 
@@ -53,49 +53,9 @@ function typedAsV2Context(pattern: AnyNode, contextTypes: Set<string>): boolean 
   return type?.type === 'TSTypeReference' && contextTypes.has((type.typeName as AnyNode).name as string);
 }
 
-/** The pattern names a v1 field that v2 keeps elsewhere (`sessionId` stays where it was). */
-function movesAField(pattern: AnyNode): boolean {
-  return (pattern.properties as AnyNode[]).some((property) => {
-    const place = v2Place(property.key as AnyNode | undefined);
-    return !!place && place[0] !== undefined;
-  });
-}
-
-function v2Place(key: AnyNode | undefined): (typeof V2_CONTEXT_PLACES)[string] | undefined {
-  const name = key?.type === 'Identifier' ? (key.name as string) : undefined;
-  return name !== undefined && Object.hasOwn(V2_CONTEXT_PLACES, name) ? V2_CONTEXT_PLACES[name] : undefined;
-}
-
 /** The pattern as the codemod quotes it: without its type annotation. */
 function patternText(context: TransformContext, pattern: AnyNode): string {
   const text = originalText(context, pattern);
   const annotation = pattern.typeAnnotation as AnyNode | undefined;
   return annotation ? text.slice(0, (annotation.start as number) - (pattern.start as number)).trimEnd() : text;
-}
-
-/** The v2 pattern binding the same names, or undefined when a field has no v2 place or the pattern is not plain. */
-function v2Pattern(context: TransformContext, pattern: AnyNode): string | undefined {
-  const groups = new Map<string | undefined, string[]>();
-  for (const property of pattern.properties as AnyNode[]) {
-    if ((property.type !== 'ObjectProperty' && property.type !== 'Property') || property.computed) return undefined;
-    const place = v2Place(property.key as AnyNode);
-    if (!place) return undefined;
-    const [group, field] = place;
-    groups.set(group, [...(groups.get(group) ?? []), element(context, property, field)]);
-  }
-  const elements = [...groups].map(([group, fields]) => {
-    if (group === undefined) return fields.join(', ');
-    return `${group}: { ${fields.join(', ')} }${group === 'http' ? ' = {}' : ''}`;
-  });
-  const annotation = pattern.typeAnnotation as AnyNode | undefined;
-  const kept = annotation && (annotation.typeAnnotation as AnyNode).type !== 'TSTypeLiteral' ? originalText(context, annotation) : '';
-  return `{ ${elements.join(', ')} }${kept}`;
-}
-
-/** One field of the v2 pattern, bound to the local the v1 pattern bound (its default kept). */
-function element(context: TransformContext, property: AnyNode, field: string): string {
-  const value = property.value as AnyNode;
-  const local = value.type === 'AssignmentPattern' ? (value.left as AnyNode) : value;
-  if (local.type === 'Identifier' && local.name === field) return originalText(context, value);
-  return `${field}: ${originalText(context, value)}`;
 }

@@ -7,11 +7,11 @@
  * Only names declared with that type (a parameter or variable annotated with it, or a variable initialised by a cast to
  * it) are followed; a write to such a field is left to the type-check.
  */
-import type { API, ASTPath, FileInfo } from 'jscodeshift';
+import type { API, FileInfo } from 'jscodeshift';
 import { createContext, print, type TransformOptions } from '../lib/context';
 import type { AnyNode } from '../lib/ast';
 import { inlinePlaceholder } from '../lib/emit';
-import { isVariableOf, V2_CONTEXT_PLACES, v2TypeNames, variablesOfType, withTypeAliases } from './lib';
+import { isVariableOf, isWritten, V2_CONTEXT_PLACES, v2TypeNames, variablesOfType, withTypeAliases } from './lib';
 
 export const id = 'context-fields';
 
@@ -38,11 +38,4 @@ export default function transform(file: FileInfo, api: API, options: TransformOp
     changed = true;
   });
   return changed ? print(context) : undefined;
-}
-
-function isWritten(p: ASTPath<unknown>): boolean {
-  const parent = p.parent?.node as AnyNode | undefined;
-  if (!parent) return false;
-  if (parent.type === 'AssignmentExpression') return parent.left === p.node;
-  return parent.type === 'UpdateExpression' || (parent.type === 'UnaryExpression' && parent.operator === 'delete');
 }

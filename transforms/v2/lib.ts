@@ -3,6 +3,7 @@
 import type { TransformContext } from '../lib/context';
 import type { ASTPath } from 'jscodeshift';
 import { isFunctionNode, type AnyNode } from '../lib/ast';
+import { originalText } from '../lib/source-edit';
 
 export interface ModuleBindings {
   /** `import * as z from 'zod'`, `import z from 'zod'`, `const z = require('zod')`. */
@@ -132,4 +133,52 @@ export function variablesOfType(context: TransformContext, types: Set<string>): 
 export function isVariableOf(p: ASTPath<unknown>, name: string, variables: Map<string, Set<unknown>>): boolean {
   const scope = (p as unknown as { scope?: { lookup(name: string): { node: unknown } | null } }).scope?.lookup(name);
   return !!scope && !!variables.get(name)?.has(scope.node);
+}
+
+/** The pattern names a v1 field that v2 keeps elsewhere (`sessionId` stays where it was). */
+export function movesAField(pattern: AnyNode): boolean {
+  return (pattern.properties as AnyNode[]).some((property) => {
+    const place = v2Place(property.key as AnyNode | undefined);
+    return !!place && place[0] !== undefined;
+  });
+}
+
+export function v2Place(key: AnyNode | undefined): (typeof V2_CONTEXT_PLACES)[string] | undefined {
+  const name = key?.type === 'Identifier' ? (key.name as string) : undefined;
+  return name !== undefined && Object.hasOwn(V2_CONTEXT_PLACES, name) ? V2_CONTEXT_PLACES[name] : undefined;
+}
+
+/** The v2 pattern binding the same names, or undefined when a field has no v2 place or the pattern is not plain. */
+export function v2Pattern(context: TransformContext, pattern: AnyNode): string | undefined {
+  const groups = new Map<string | undefined, string[]>();
+  for (const property of pattern.properties as AnyNode[]) {
+    if ((property.type !== 'ObjectProperty' && property.type !== 'Property') || property.computed) return undefined;
+    const place = v2Place(property.key as AnyNode);
+    if (!place) return undefined;
+    const [group, field] = place;
+    groups.set(group, [...(groups.get(group) ?? []), element(context, property, field)]);
+  }
+  const elements = [...groups].map(([group, fields]) => {
+    if (group === undefined) return fields.join(', ');
+    return `${group}: { ${fields.join(', ')} }${group === 'http' ? ' = {}' : ''}`;
+  });
+  const annotation = pattern.typeAnnotation as AnyNode | undefined;
+  const kept = annotation && (annotation.typeAnnotation as AnyNode).type !== 'TSTypeLiteral' ? originalText(context, annotation) : '';
+  return `{ ${elements.join(', ')} }${kept}`;
+}
+
+/** One field of the v2 pattern, bound to the local the v1 pattern bound (its default kept). */
+function element(context: TransformContext, property: AnyNode, field: string): string {
+  const value = property.value as AnyNode;
+  const local = value.type === 'AssignmentPattern' ? (value.left as AnyNode) : value;
+  if (local.type === 'Identifier' && local.name === field) return originalText(context, value);
+  return `${field}: ${originalText(context, value)}`;
+}
+
+/** The member expression at the path is assigned, updated or deleted, not read. */
+export function isWritten(p: ASTPath<unknown>): boolean {
+  const parent = p.parent?.node as AnyNode | undefined;
+  if (!parent) return false;
+  if (parent.type === 'AssignmentExpression') return parent.left === p.node;
+  return parent.type === 'UpdateExpression' || (parent.type === 'UnaryExpression' && parent.operator === 'delete');
 }
