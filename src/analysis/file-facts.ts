@@ -6,7 +6,7 @@ import { isMcpModule, isSdkSymbol, type SdkSymbol } from './sdk-modules';
 import { packageName } from './package-name';
 import { valueOrigins } from './values';
 import { routeCalls, type RouteCall } from './routes';
-import { toolRegistrations, type ToolRegistration } from './tools';
+import { registersOnPassedServer, toolRegistrations, type ToolRegistration } from './tools';
 import type { EndpointPlan } from './endpoints/model';
 
 export interface ProjectFacts {
@@ -128,7 +128,7 @@ export class FileFacts {
   }
 
   get tools(): ToolRegistration[] {
-    this.toolsCache ??= this.importsMcp ? toolRegistrations(this.sourceFile) : [];
+    this.toolsCache ??= this.importsMcp || registersOnPassedServer(this.sourceFile) ? toolRegistrations(this.sourceFile) : [];
     return this.toolsCache;
   }
 }

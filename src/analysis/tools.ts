@@ -3,6 +3,8 @@
 import { nodesOfKind } from './node-index';
 import { Node, SyntaxKind, type ObjectLiteralExpression, type SourceFile } from 'ts-morph';
 import { isFunctionLike, resolveHandler, staticString } from './routes';
+import { otherReferencesOf } from './references';
+import { isMcpModule } from './sdk-modules';
 
 export const ANNOTATION_KEYS = new Set(['title', 'readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint']);
 
@@ -36,6 +38,56 @@ function propertyInitializer(object: ObjectLiteralExpression, key: string): Node
 
 function nameOf(node: Node | undefined): string {
   return staticString(node) ?? node?.getText() ?? '<anonymous>';
+}
+
+/** Methods a server registers tools, prompts, resources and request handlers with. */
+const REGISTRATION_METHODS = new Set([
+  'tool',
+  'registerTool',
+  'prompt',
+  'registerPrompt',
+  'resource',
+  'registerResource',
+  'setRequestHandler',
+]);
+
+/**
+ * A module that imports nothing MCP but registers on a server its caller passes in (`export function
+ * registerTools(server) { server.tool(…) }`, in JavaScript or with `server: any`): some call of that function, in a
+ * file that imports an MCP module, hands it the server. Its registrations are tools like any other.
+ */
+export function registersOnPassedServer(file: SourceFile): boolean {
+  for (const call of nodesOfKind(file, SyntaxKind.CallExpression)) {
+    const callee = call.getExpression();
+    if (!Node.isPropertyAccessExpression(callee) || !REGISTRATION_METHODS.has(callee.getName())) continue;
+    const receiver = callee.getExpression();
+    const parameter = Node.isIdentifier(receiver) ? receiver.getSymbol()?.getDeclarations().find(Node.isParameterDeclaration) : undefined;
+    const name = parameter && functionNameOf(parameter.getParent());
+    if (name && otherReferencesOf(name).some(isCallFromMcpFile)) return true;
+  }
+  return false;
+}
+
+/** The name node of a function declaration, or of the variable a function expression is assigned to. */
+function functionNameOf(fn: Node): Node | undefined {
+  if (Node.isFunctionDeclaration(fn)) return fn.getNameNode();
+  const holder = fn.getParent();
+  return (Node.isArrowFunction(fn) || Node.isFunctionExpression(fn)) && Node.isVariableDeclaration(holder)
+    ? holder.getNameNode()
+    : undefined;
+}
+
+/** `registerTools(server)` or `tools.registerTools(server)` in a file that imports an MCP module. */
+function isCallFromMcpFile(reference: Node): boolean {
+  const access = reference.getParent();
+  const callee = Node.isPropertyAccessExpression(access) && access.getNameNode() === reference ? access : reference;
+  const call = callee.getParent();
+  if (!Node.isCallExpression(call) || call.getExpression() !== callee) return false;
+  const file = call.getSourceFile();
+  return (
+    file.getImportDeclarations().some((d) => isMcpModule(d.getModuleSpecifierValue())) ||
+    /require\(\s*['"`](?:@modelcontextprotocol\/|fastmcp|mcp-framework)/.test(file.getFullText())
+  );
 }
 
 export function toolRegistrations(file: SourceFile): ToolRegistration[] {

@@ -27,6 +27,12 @@ export const MCP_MARKERS: readonly string[] = Object.freeze([
   // @hono/node-server and Deno: where a Web fetch handler listens (local-bind, and whether the server is local).
   'serve({',
   'registerTool',
+  // Tools and handlers registered on a server a caller passes in (`export function registerTools(server)`): a module
+  // with no MCP import at all, in JavaScript, or typing the server `any`.
+  '.tool(',
+  'registerPrompt',
+  'registerResource',
+  'setRequestHandler',
   'sessionId',
   // An Origin check may sit in a helper file with no MCP code at all; origin-validation must still see it.
   'headers.origin',

@@ -88,7 +88,8 @@ function hintFinding(tool: ToolRegistration, conversion: Conversion | undefined)
   const writable = conversion ? toolAnnotationsAreLiteral(tool) : tool.form !== 'tool' && hintsCanBeWrittenInline(tool);
   const hints = writable ? inference?.hints : undefined;
   const misread = !!conversion && descriptionMisreadByCodemod(tool, conversion.registerTool);
-  const moves = !!hints || (!!conversion && (toolAnnotationsArgument(tool) !== undefined || misread));
+  const untyped = !!conversion && codemodCannotTypeReceiver(tool);
+  const moves = !!hints || (!!conversion && (toolAnnotationsArgument(tool) !== undefined || misread || untyped));
   const unsure = inference && !inference.hints ? { unsure: inference.unsure } : undefined;
   const data = { ...(hints && { hints }), ...(moves && conversion), ...unsure };
   const options: ReportOptions = {
@@ -96,12 +97,33 @@ function hintFinding(tool: ToolRegistration, conversion: Conversion | undefined)
     ...(unsure && { hint: UNSURE_HINT }),
     ...(Object.keys(data).length > 0 && { data }),
   };
-  const why = misread && !hints ? ` ${MISREAD_NOTE}` : '';
+  const why = hints ? '' : misread ? ` ${MISREAD_NOTE}` : untyped ? ` ${UNTYPED_NOTE}` : '';
   return { message: moves ? `${message}${why}${sdkNote(conversion)}` : message, options };
 }
 
 const MISREAD_NOTE =
   'Its description is not a string literal, which the official v1→v2 codemod reads as an input schema: `apply` moves it into `registerTool` first.';
+
+const UNTYPED_NOTE =
+  "Its server is not typed as an `McpServer` here (plain JavaScript, or `any`): the official v1→v2 codemod leaves the `.tool()` call, which v2's `McpServer` does not have, so the server would fail on its first request; `apply` moves it into `registerTool` first.";
+
+/**
+ * The official codemod moves `.tool()` calls on a receiver it types as an `McpServer`: not in JavaScript, nor on a
+ * server declared `any` or `unknown` (`function register(server: any)`).
+ */
+function codemodCannotTypeReceiver(tool: ToolRegistration): boolean {
+  if (!Node.isCallExpression(tool.node)) return false;
+  const callee = tool.node.getExpression();
+  if (!Node.isPropertyAccessExpression(callee)) return false;
+  if (/\.[cm]?jsx?$/.test(tool.node.getSourceFile().getFilePath())) return true;
+  const receiver = callee.getExpression();
+  if (!Node.isIdentifier(receiver)) return false;
+  return (receiver.getSymbol()?.getDeclarations() ?? []).some((declaration) => {
+    const type =
+      Node.isParameterDeclaration(declaration) || Node.isVariableDeclaration(declaration) ? declaration.getTypeNode() : undefined;
+    return !!type && /^(?:any|unknown)$/.test(type.getText());
+  });
+}
 
 /** The official codemod takes a `.tool()` description for a schema unless it is written as a string literal. */
 function descriptionMisreadByCodemod(tool: ToolRegistration, layout: RegisterToolLayout): boolean {
