@@ -26,6 +26,8 @@ describe('mayContainMcpCode', () => {
       'serve({',
       'registerTool',
       '.tool(',
+      '.prompt(',
+      '.resource(',
       'registerPrompt',
       'registerResource',
       'setRequestHandler',

@@ -30,6 +30,8 @@ export const MCP_MARKERS: readonly string[] = Object.freeze([
   // Tools and handlers registered on a server a caller passes in (`export function registerTools(server)`): a module
   // with no MCP import at all, in JavaScript, or typing the server `any`.
   '.tool(',
+  '.prompt(',
+  '.resource(',
   'registerPrompt',
   'registerResource',
   'setRequestHandler',

@@ -13,7 +13,7 @@ import type { API, ASTPath, FileInfo } from 'jscodeshift';
 import { createContext, print, type TransformContext, type TransformOptions } from '../lib/context';
 import { isFunctionNode, type AnyNode } from '../lib/ast';
 import { inlinePlaceholder } from '../lib/emit';
-import { isWritten, movesAField, v2Pattern, V2_CONTEXT_PLACES } from './lib';
+import { isWritten, movesAField, onV2Packages, v2Pattern, V2_CONTEXT_PLACES } from './lib';
 
 export const id = 'handler-context-reads';
 
@@ -27,7 +27,7 @@ export function mayApply(text: string): boolean {
 export default function transform(file: FileInfo, api: API, options: TransformOptions = {}): string | undefined {
   const context = createContext(file, api, { ...options, findings: [] }, []);
   const { j, root } = context;
-  if (!onV2(context)) return undefined;
+  if (!onV2Packages(context)) return undefined;
   let changed = false;
   root.find(j.CallExpression).forEach((p) => {
     const handler = registeredHandler(p.node as unknown as AnyNode);
@@ -44,26 +44,6 @@ export default function transform(file: FileInfo, api: API, options: TransformOp
     }
   });
   return changed ? print(context) : undefined;
-}
-
-/**
- * The file is on the v2 packages: it imports one, or no v1 SDK module at all (a module that registers tools on a server
- * its caller passes in, in a package the v2 move took off the v1 SDK). A file still importing the v1 SDK keeps v1's context.
- */
-function onV2(context: TransformContext): boolean {
-  const { j, root } = context;
-  const sources = [
-    ...root
-      .find(j.ImportDeclaration)
-      .nodes()
-      .map((node) => String(node.source.value)),
-    ...root
-      .find(j.CallExpression, { callee: { type: 'Identifier', name: 'require' } })
-      .nodes()
-      .map((node) => String((node.arguments[0] as unknown as AnyNode | undefined)?.value)),
-  ];
-  if (sources.some((source) => /^@modelcontextprotocol\/(?:server|node|express|hono|fastify)(?:\/|$)/.test(source))) return true;
-  return !sources.some((source) => /^@modelcontextprotocol\/sdk(?:\/|$)/.test(source));
 }
 
 /** The handler a registration call is given, and which of its parameters is the request context. */

@@ -13,6 +13,7 @@ import toolListType, * as toolListTypeMeta from './tool-list-type';
 import listCapability, * as listCapabilityMeta from './list-capability';
 import contextDestructuring, * as contextDestructuringMeta from './context-destructuring';
 import contextFields, * as contextFieldsMeta from './context-fields';
+import untypedRegistrations, * as untypedRegistrationsMeta from './untyped-registrations';
 import handlerContextReads, * as handlerContextReadsMeta from './handler-context-reads';
 import resourceCalls, * as resourceCallsMeta from './resource-calls';
 import sdkImportTypes, * as sdkImportTypesMeta from './sdk-import-types';
@@ -33,6 +34,7 @@ export const fixups: readonly FixupModule[] = [
   { id: listCapabilityMeta.id, when: 'v2', mayApply: listCapabilityMeta.mayApply, run: listCapability },
   { id: contextDestructuringMeta.id, when: 'v2', mayApply: contextDestructuringMeta.mayApply, run: contextDestructuring },
   { id: contextFieldsMeta.id, when: 'v2', mayApply: contextFieldsMeta.mayApply, run: contextFields },
+  { id: untypedRegistrationsMeta.id, when: 'v2', mayApply: untypedRegistrationsMeta.mayApply, run: untypedRegistrations },
   { id: handlerContextReadsMeta.id, when: 'v2', mayApply: handlerContextReadsMeta.mayApply, run: handlerContextReads },
   { id: resourceCallsMeta.id, when: 'v2', mayApply: resourceCallsMeta.mayApply, run: resourceCalls },
   { id: sdkImportTypesMeta.id, when: 'v2', mayApply: sdkImportTypesMeta.mayApply, run: sdkImportTypes },

@@ -182,3 +182,23 @@ export function isWritten(p: ASTPath<unknown>): boolean {
   if (parent.type === 'AssignmentExpression') return parent.left === p.node;
   return parent.type === 'UpdateExpression' || (parent.type === 'UnaryExpression' && parent.operator === 'delete');
 }
+
+/**
+ * The file is on the v2 packages: it imports one, or no v1 SDK module at all (a module that registers tools on a server
+ * its caller passes in, in a package the v2 move took off the v1 SDK). A file still importing the v1 SDK keeps v1's context.
+ */
+export function onV2Packages(context: TransformContext): boolean {
+  const { j, root } = context;
+  const sources = [
+    ...root
+      .find(j.ImportDeclaration)
+      .nodes()
+      .map((node) => String(node.source.value)),
+    ...root
+      .find(j.CallExpression, { callee: { type: 'Identifier', name: 'require' } })
+      .nodes()
+      .map((node) => String((node.arguments[0] as unknown as AnyNode | undefined)?.value)),
+  ];
+  if (sources.some((source) => /^@modelcontextprotocol\/(?:server|node|express|hono|fastify)(?:\/|$)/.test(source))) return true;
+  return !sources.some((source) => /^@modelcontextprotocol\/sdk(?:\/|$)/.test(source));
+}
