@@ -45,7 +45,7 @@ export const sessionState: Rule = {
     sources: ['spec 2026-07-28 server/tools.mdx § Stateful Tools', 'spec 2026-07-28 changelog.mdx § Major changes 1 (SEP-2567)'],
   },
   check({ sourceFile, facts, report }) {
-    if (!facts.importsMcp) return;
+    if (!facts.importsMcp && facts.tools.length === 0) return;
     const handlers = new Set(facts.tools.map((t) => t.handler).filter((h): h is Node => !!h));
     for (const access of nodesOfKind(sourceFile, SyntaxKind.PropertyAccessExpression)) {
       if (access.getName() !== 'sessionId') continue;
