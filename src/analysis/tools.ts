@@ -6,7 +6,8 @@ import { isFunctionLike, resolveHandler, staticString } from './routes';
 import { otherReferencesOf } from './references';
 import { isMcpModule } from './sdk-modules';
 
-export const ANNOTATION_KEYS = new Set(['title', 'readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint']);
+export { ANNOTATION_KEYS } from './tool-annotations';
+import { ANNOTATION_KEYS } from './tool-annotations';
 
 export interface ToolRegistration {
   form: 'tool' | 'registerTool' | 'addTool' | 'list-literal';

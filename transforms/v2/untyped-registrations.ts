@@ -17,6 +17,7 @@ import { inlinePlaceholder } from '../lib/emit';
 import { originalText } from '../lib/source-edit';
 import { addMarker } from '../lib/markers';
 import { onV2Packages } from './lib';
+import { ANNOTATION_KEYS } from '../../src/analysis/tool-annotations';
 
 export const id = 'untyped-registrations';
 
@@ -34,7 +35,6 @@ function unconvertedNote(method: string): string {
     `arguments do not show where each goes: register it with \`${V2_FORMS[method]}\`.`
   );
 }
-const ANNOTATION_KEYS = new Set(['title', 'readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint']);
 
 export function mayApply(text: string): boolean {
   return V1_CALLS.test(text);
