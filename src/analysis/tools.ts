@@ -6,7 +6,6 @@ import { isFunctionLike, resolveHandler, staticString } from './routes';
 import { otherReferencesOf } from './references';
 import { isMcpModule } from './sdk-modules';
 
-export { ANNOTATION_KEYS } from './tool-annotations';
 import { ANNOTATION_KEYS } from './tool-annotations';
 
 export interface ToolRegistration {
