@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Node, SyntaxKind } from 'ts-morph';
 import { createProject } from '../src/engine/analyze';
-import { identifiersUnder, nodesOfKind } from '../src/analysis/node-index';
+import { identifiersReferringTo, identifiersUnder, nodesOfKind, refersTo } from '../src/analysis/node-index';
 
 const SERVERS = path.join(__dirname, '..', 'fixtures', 'servers');
 
@@ -39,6 +39,43 @@ describe('node index', () => {
         const actual = identifiersUnder(node);
         expect(actual.length, file.getFilePath()).toBe(expected.length);
         expect(actual.every((id, index) => id === expected[index])).toBe(true);
+      }
+    }
+  });
+
+  it('gives the identifiers whose symbol is a symbol that getSymbol gives, asking only about those spelled like it', () => {
+    const project = createProject();
+    const tricky = [
+      project.createSourceFile(
+        '/q/m.ts',
+        'export default function make() { return make; }\nexport const __hidden = 1;\nexport { make as other };\n',
+      ),
+      project.createSourceFile(
+        '/q/use.ts',
+        [
+          "import { default as built, other, __hidden } from './m';",
+          "import * as ns from './m';",
+          '/** Uses {@link built}. */',
+          'export function run(store: { cart: string[] }) {',
+          '  const m\\u0061ke = built; const { cart: items, ...rest } = store;',
+          '  const meta = import.meta; function Ctor() { return new.target; }',
+          '  return [make, ns.default, other, __hidden, items, rest, meta, Ctor, store.cart, { store }, arguments];',
+          '}',
+        ].join('\n'),
+      ),
+    ];
+    for (const file of [...files, ...tricky]) {
+      const bySymbol = new Map<unknown, Node[]>();
+      const all = file.getDescendantsOfKind(SyntaxKind.Identifier);
+      for (const id of all) {
+        const symbol = id.getSymbol();
+        bySymbol.set(symbol, [...(bySymbol.get(symbol) ?? []), id]);
+      }
+      for (const [symbol, expected] of bySymbol) {
+        const actual = identifiersReferringTo(file, symbol as never);
+        expect(actual.length, `${file.getFilePath()} ${expected[0].getText()}`).toBe(expected.length);
+        expect(actual.every((id, index) => id === expected[index])).toBe(true);
+        if (symbol) expect(all.filter((id) => refersTo(id, symbol as never)).length).toBe(expected.length);
       }
     }
   });

@@ -2,6 +2,7 @@
 // (`list.push(…)`), methods of the project that change their `this`, and functions of the project that change the
 // parameter it is handed to. Read by the session-state rule (state a tool changes is state a session kept).
 import { Node, SyntaxKind, type CallExpression, type PropertyAccessExpression, type Symbol as MorphSymbol } from 'ts-morph';
+import { identifiersReferringTo } from './node-index';
 import { isFunctionNode, rootOf, type FunctionNode } from './endpoints/spans';
 
 const MUTATORS = /^(?:push|pop|shift|unshift|splice|set|delete|add|clear|sort|reverse|fill)$/;
@@ -83,7 +84,7 @@ export function callChangesVariable(call: CallExpression, symbol: MorphSymbol | 
   if (!isFunctionNode(fn) || fn.getSourceFile().isDeclarationFile()) return false;
   const body = fn.getBody();
   if (!body) return false;
-  if (body.getDescendantsOfKind(SyntaxKind.Identifier).some((id) => id.getSymbol() === symbol && changedAt(id, depth + 1))) return true;
+  if (identifiersReferringTo(body, symbol).some((id) => changedAt(id, depth + 1))) return true;
   return body.getDescendantsOfKind(SyntaxKind.CallExpression).some((inner) => callChangesVariable(inner, symbol, depth + 1));
 }
 
@@ -102,9 +103,8 @@ function callChangesArgument(call: CallExpression, index: number, depth: number)
   const parameter = fn.getParameters()[index];
   if (!Node.isParameterDeclaration(parameter) || !Node.isIdentifier(parameter.getNameNode())) return false;
   const symbol = parameter.getSymbol();
-  return (fn.getBody()?.getDescendantsOfKind(SyntaxKind.Identifier) ?? []).some(
-    (id) => id.getSymbol() === symbol && id !== parameter.getNameNode() && changedAt(id, depth),
-  );
+  const body = fn.getBody();
+  return !!body && identifiersReferringTo(body, symbol).some((id) => id !== parameter.getNameNode() && changedAt(id, depth));
 }
 
 /** `{ … }`, `[ … ]`, `new Map()`: a container made here, whose contents only its holders change. */

@@ -1,4 +1,4 @@
-import { identifiersUnder, nodesOfKind } from '../analysis/node-index';
+import { identifiersReferringTo, identifiersUnder, nodesOfKind, refersTo } from '../analysis/node-index';
 import {
   Node,
   SyntaxKind,
@@ -478,9 +478,9 @@ function keyedByServer(
             ? (fn.getParameters()[0] as ParameterDeclaration | undefined)
             : undefined;
         const symbol = parameter?.getNameNode().getSymbol();
-        for (const use of symbol && isFunctionNode(fn) ? fn.getDescendantsOfKind(SyntaxKind.Identifier) : []) {
+        for (const use of symbol && isFunctionNode(fn) ? identifiersReferringTo(fn, symbol) : []) {
           const inner = use.getParent();
-          if (use.getSymbol() === symbol && Node.isCallExpression(inner) && inner.getArguments()[0] === use) store ??= lookupKey(inner);
+          if (Node.isCallExpression(inner) && inner.getArguments()[0] === use) store ??= lookupKey(inner);
         }
       }
       // (one finding per tool and store: its first lookup)
@@ -503,14 +503,13 @@ function fastmcpSessionChanges(tools: readonly ToolRegistration[]): Array<{ at: 
       const symbol = name.getSymbol();
       for (const access of tool.handler.getDescendantsOfKind(SyntaxKind.PropertyAccessExpression)) {
         const object = access.getExpression();
-        if (access.getName() === 'session' && Node.isIdentifier(object) && object.getSymbol() === symbol) sessions.push(access);
+        if (access.getName() === 'session' && Node.isIdentifier(object) && refersTo(object, symbol)) sessions.push(access);
       }
     } else if (Node.isObjectBindingPattern(name)) {
       for (const element of name.getElements()) {
         if ((element.getPropertyNameNode()?.getText() ?? element.getName()) !== 'session') continue;
         const symbol = element.getNameNode().getSymbol();
-        for (const id of tool.handler.getDescendantsOfKind(SyntaxKind.Identifier))
-          if (id !== element.getNameNode() && id.getSymbol() === symbol) sessions.push(id);
+        for (const id of identifiersReferringTo(tool.handler, symbol)) if (id !== element.getNameNode()) sessions.push(id);
       }
     }
     for (const session of sessions) {
@@ -553,7 +552,7 @@ function setAtInitialize(
   const name = variable.getNameNode();
   if (!Node.isIdentifier(name)) return undefined;
   const symbol = name.getSymbol();
-  const references = factory.getDescendantsOfKind(SyntaxKind.Identifier).filter((id) => id !== name && id.getSymbol() === symbol);
+  const references = identifiersReferringTo(factory, symbol).filter((id) => id !== name);
   const writes = references.filter((id) => changedAt(id));
   if (writes.length === 0) return undefined;
   let hook: string | undefined;
@@ -744,8 +743,6 @@ function sessionResource(variable: Node, tools: ReadonlyArray<{ name: string; ha
   if (!Node.isVariableDeclaration(variable) || !Node.isIdentifier(variable.getNameNode())) return undefined;
   if (!ownsResource(variable)) return undefined;
   const symbol = variable.getSymbol();
-  const user = tools.find(
-    (tool) => !!tool.handler && tool.handler.getDescendantsOfKind(SyntaxKind.Identifier).some((id) => id.getSymbol() === symbol),
-  );
+  const user = tools.find((tool) => !!tool.handler && identifiersReferringTo(tool.handler, symbol).length > 0);
   return user?.name;
 }

@@ -3,7 +3,7 @@
 import { Node, SyntaxKind, ts, type Project, type SourceFile } from 'ts-morph';
 import { FileFacts } from '../file-facts';
 import { likelyString, resolveHandler, routeCalls, staticString } from '../routes';
-import { identifiersWithin, nodesOfKind } from '../node-index';
+import { identifiersReferringTo, identifiersWithin, nodesOfKind } from '../node-index';
 import { servesMcp } from '../serves-mcp';
 import { bindSites, LOOPBACK } from '../binds';
 import { adapterFor } from '../../frameworks';
@@ -603,7 +603,7 @@ function moduleStateSetForTools(block: Node, facts: FileFacts): { name: string; 
     if (declaration.getSourceFile() !== block.getSourceFile()) continue;
     if (['McpServer', 'SSEServerTransport', 'StreamableHTTPServerTransport'].some((s) => facts.holds(left, s as never))) continue;
     const symbol = left.getSymbol();
-    const tool = facts.tools.find((t) => t.handler?.getDescendantsOfKind(SyntaxKind.Identifier).some((id) => id.getSymbol() === symbol));
+    const tool = facts.tools.find((t) => !!t.handler && identifiersReferringTo(t.handler, symbol).length > 0);
     if (tool) return { name: left.getText(), write: assignment, tool: tool.name };
   }
   return undefined;

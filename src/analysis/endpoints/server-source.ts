@@ -2,6 +2,7 @@
 // with the statements that compute its inputs and answer early), or shared (one instance at module level, in an
 // enclosing function, or passed in as a parameter) — then it must become a factory first, and this says how.
 import { Node, SyntaxKind, type Block, type CallExpression, type CaseClause, type SourceFile, type Symbol as MorphSymbol } from 'ts-morph';
+import { identifiersReferringTo } from '../node-index';
 import type { FileFacts } from '../file-facts';
 import { resolveHandler } from '../routes';
 import type { ServerHoist, ServerSource } from './model';
@@ -291,7 +292,7 @@ function setupStatements(anchor: Node, declaration: Node, connect: Node, machine
   const after = statements
     .slice(statements.indexOf(anchor as never) + 1)
     .filter((s) => !contains(s, connect) && (!machinery.touches(s) || withoutSessionStatements(s, machinery)));
-  const setup = new Set(after.filter((s) => s.getDescendantsOfKind(SyntaxKind.Identifier).some((id) => id.getSymbol() === symbol)));
+  const setup = new Set(after.filter((s) => identifiersReferringTo(s, symbol).length > 0));
   // …and what they need that is declared between (`const client = new Client(token)` before `server.load(client)`).
   for (let changed = true; changed;) {
     changed = false;
@@ -559,10 +560,9 @@ function destructuredFactoryCall(declaration: Node, region: RegionNode): string 
   if (!Node.isObjectBindingPattern(declaration.getParent())) return undefined;
   // (in this file: references across files would follow the property into the factory's `return { server }`)
   const symbol = declaration.getNameNode().getSymbol();
-  const uses = declaration
-    .getSourceFile()
-    .getDescendantsOfKind(SyntaxKind.Identifier)
-    .filter((id) => id.getSymbol() === symbol && id !== declaration.getNameNode() && !contains(region.fn, id));
+  const uses = identifiersReferringTo(declaration.getSourceFile(), symbol).filter(
+    (id) => id !== declaration.getNameNode() && !contains(region.fn, id),
+  );
   if (uses.some((id) => !keepsOnly(id))) return undefined;
   const property = declaration.getPropertyNameNode()?.getText() ?? declaration.getName();
   return `${templateText(init)}.${property}`;
@@ -595,9 +595,8 @@ function parameterHoist(
 ): { hoist?: ServerHoist; blocker?: string } {
   const index = owner.getParameters().indexOf(parameter as never);
   const symbol = (parameter as Node & { getNameNode(): Node }).getNameNode().getSymbol();
-  const otherUses = (owner.getBody()?.getDescendantsOfKind(SyntaxKind.Identifier) ?? []).filter(
-    (id) => id.getSymbol() === symbol && !contains(region.block, id),
-  );
+  const body = owner.getBody();
+  const otherUses = (body ? identifiersReferringTo(body, symbol) : []).filter((id) => !contains(region.block, id));
   if (otherUses.length > 0) {
     return {
       blocker: `the server parameter \`${name}\` is also used outside the request handler (\`${firstLine(statementOf(otherUses[0]) ?? otherUses[0])}\`)`,

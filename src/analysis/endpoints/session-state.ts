@@ -6,6 +6,7 @@
 // endpoint's own lookups are what it falls back on for a request that does not carry the value.
 import * as path from 'node:path';
 import { Node, SyntaxKind, type CallExpression, type Project } from 'ts-morph';
+import { identifiersReferringTo } from '../node-index';
 import { FileFacts } from '../file-facts';
 import { storeExpression, storeName } from '../stores';
 import { DISPOSAL, sessionIdTest, sessionStateCalls } from './sites';
@@ -512,8 +513,8 @@ function requestReadOf(reader: Node): string | undefined {
   const name = param.getNameNode();
   if (!Node.isIdentifier(name)) return name.getText();
   const symbol = name.getSymbol();
-  for (const id of fn.getDescendantsOfKind(SyntaxKind.Identifier)) {
-    if (id === name || id.getSymbol() !== symbol) continue;
+  for (const id of identifiersReferringTo(fn, symbol)) {
+    if (id === name) continue;
     let read: Node = id;
     for (
       let parent = read.getParent();
