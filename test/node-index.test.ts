@@ -5,7 +5,14 @@ import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Node, SyntaxKind } from 'ts-morph';
 import { createProject } from '../src/engine/analyze';
-import { identifiersReferringTo, identifiersUnder, nodesOfKind, refersTo } from '../src/analysis/node-index';
+import {
+  identifiersReferringTo,
+  identifiersReferringToAny,
+  identifiersUnder,
+  nodesOfKind,
+  refersTo,
+  refersToAny,
+} from '../src/analysis/node-index';
 
 const SERVERS = path.join(__dirname, '..', 'fixtures', 'servers');
 
@@ -75,7 +82,11 @@ describe('node index', () => {
         const actual = identifiersReferringTo(file, symbol as never);
         expect(actual.length, `${file.getFilePath()} ${expected[0].getText()}`).toBe(expected.length);
         expect(actual.every((id, index) => id === expected[index])).toBe(true);
-        if (symbol) expect(all.filter((id) => refersTo(id, symbol as never)).length).toBe(expected.length);
+        expect(all.filter((id) => refersToAny(id, new Set([symbol as never]))).length).toBe(expected.length);
+        if (!symbol) continue;
+        expect(all.filter((id) => refersTo(id, symbol as never)).length).toBe(expected.length);
+        const any = identifiersReferringToAny(file, new Set([symbol as never]));
+        expect(any.length === expected.length && any.every((id, index) => id === expected[index])).toBe(true);
       }
     }
   });

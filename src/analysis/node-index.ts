@@ -125,11 +125,37 @@ export function identifiersReferringTo(node: Node, symbol: TsMorphSymbol | undef
   return identifiersUnder(node, symbol && spellingsOf(symbol)).filter((id) => id.getSymbol() === symbol);
 }
 
+/** The identifiers under the node whose symbol is one of `symbols`, in the order of {@link identifiersUnder}. */
+export function identifiersReferringToAny(node: Node, symbols: ReadonlySet<TsMorphSymbol>): Identifier[] {
+  const spelled = new Set<string>();
+  for (const symbol of symbols) {
+    const spellings = spellingsOf(symbol);
+    if (!spellings) return identifiersUnder(node).filter((id) => symbols.has(id.getSymbol()!));
+    for (const spelling of spellings) spelled.add(spelling);
+  }
+  return identifiersUnder(node, spelled).filter((id) => symbols.has(id.getSymbol()!));
+}
+
 /** `id.getSymbol() === symbol`, without asking the type checker when the identifier cannot name the symbol. */
 export function refersTo(id: Identifier, symbol: TsMorphSymbol | undefined): boolean {
   const spellings = symbol && spellingsOf(symbol);
   if (spellings && !spellings.has(id.compilerNode.escapedText as string)) return false;
   return id.getSymbol() === symbol;
+}
+
+/** `symbols.has(id.getSymbol())`, without asking the type checker when the identifier cannot name any of them. */
+export function refersToAny(id: Identifier, symbols: ReadonlySet<TsMorphSymbol | undefined>): boolean {
+  if (symbols.size === 0) return false;
+  const spelling = id.compilerNode.escapedText as string;
+  let unknown = false;
+  for (const symbol of symbols) {
+    const spellings = symbol && spellingsOf(symbol);
+    if (!spellings || spellings.has(spelling)) {
+      unknown = true;
+      break;
+    }
+  }
+  return unknown && symbols.has(id.getSymbol());
 }
 
 /**

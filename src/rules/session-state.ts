@@ -1,4 +1,4 @@
-import { identifiersReferringTo, identifiersUnder, nodesOfKind, refersTo } from '../analysis/node-index';
+import { identifiersReferringTo, identifiersReferringToAny, identifiersUnder, nodesOfKind, refersTo } from '../analysis/node-index';
 import {
   Node,
   SyntaxKind,
@@ -10,6 +10,7 @@ import {
   type PropertyAccessExpression,
   type SourceFile,
   type VariableDeclaration,
+  type Symbol as TsMorphSymbol,
 } from 'ts-morph';
 import type { Rule } from './rule';
 import { resolveHandler, routeContextsOf, staticString } from '../analysis/routes';
@@ -463,8 +464,7 @@ function keyedByServer(
   };
   for (const tool of tools) {
     if (!tool.handler || !factory.containsRange(tool.handler.getPos(), tool.handler.getEnd())) continue;
-    for (const id of tool.handler.getDescendantsOfKind(SyntaxKind.Identifier)) {
-      if (!servers.has(id.getSymbol())) continue;
+    for (const id of identifiersReferringToAny(tool.handler, servers as Set<TsMorphSymbol>)) {
       const call = id.getParent();
       if (!Node.isCallExpression(call) || call.getArguments()[0] !== id) continue;
       let store = lookupKey(call);

@@ -2,11 +2,11 @@
 // stream, `transport.handlePostMessage(req, res)` takes its messages, `transport.handleRequest(req, res, body)` (or
 // `handleRequest(request)` on the Web-standard transport) serves Streamable HTTP. Also: the session machinery a
 // region uses, which a stateless endpoint drops.
-import { Node, SyntaxKind, type CallExpression, type SourceFile } from 'ts-morph';
+import { Node, SyntaxKind, type CallExpression, type SourceFile, type Symbol as MorphSymbol } from 'ts-morph';
 import { toolRegistrations } from '../tools';
 import { storeExpression, storeName } from '../stores';
 import type { FileFacts } from '../file-facts';
-import { identifiersUnder, nodesOfKind } from '../node-index';
+import { identifiersUnder, nodesOfKind, refersToAny } from '../node-index';
 import { isSdkSymbol } from '../sdk-modules';
 import { resolveOrigin } from '../resolve';
 import { unwrapExpression } from './spans';
@@ -174,7 +174,7 @@ export function sessionIdTest(region: Node, sessionIdParameters: readonly Node[]
   const ids = sessionIdSymbols(region);
   for (const parameter of sessionIdParameters) ids.add(parameter.getSymbol());
   const isSessionId = (arg: Node): boolean =>
-    (Node.isIdentifier(arg) && ids.has(arg.getSymbol())) ||
+    (Node.isIdentifier(arg) && refersToAny(arg, ids as Set<MorphSymbol | undefined>)) ||
     (Node.isPropertyAccessExpression(arg) && arg.getName() === 'sessionId') ||
     ((Node.isNonNullExpression(arg) || Node.isAsExpression(arg)) && isSessionId(arg.getExpression()));
   return isSessionId;
