@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { Node, SyntaxKind } from 'ts-morph';
 import { createProject } from '../src/engine/analyze';
 import {
+  descendantsOfKind,
   identifiersReferringTo,
   identifiersReferringToAny,
   identifiersUnder,
@@ -48,6 +49,41 @@ describe('node index', () => {
         expect(actual.every((id, index) => id === expected[index])).toBe(true);
       }
     }
+  });
+
+  it('gives the descendants of a kind under a node that getDescendantsOfKind gives', () => {
+    const kinds = [
+      SyntaxKind.CallExpression,
+      SyntaxKind.NewExpression,
+      SyntaxKind.BinaryExpression,
+      SyntaxKind.ObjectLiteralExpression,
+      SyntaxKind.PropertyAssignment,
+      SyntaxKind.VariableDeclaration,
+      SyntaxKind.ReturnStatement,
+      SyntaxKind.IfStatement,
+      SyntaxKind.PropertyAccessExpression,
+    ];
+    const jsdoc = createProject().createSourceFile(
+      '/p/aug.js',
+      '/** @augments {Base.Thing} */\nclass Store extends Object { get() { return f(g()); } }\n',
+    );
+    let compared = 0;
+    for (const file of [...files, jsdoc]) {
+      const scopes = [
+        file,
+        ...file.getDescendants().filter((n) => Node.isBlock(n) || Node.isCallExpression(n) || Node.isClassDeclaration(n)),
+      ];
+      for (const node of scopes) {
+        for (const kind of kinds) {
+          const expected: Node[] = node.getDescendantsOfKind(kind);
+          const actual: Node[] = descendantsOfKind(node, kind);
+          expect(actual.length, `${file.getFilePath()} ${SyntaxKind[kind]}`).toBe(expected.length);
+          expect(actual.every((found, index) => found === expected[index])).toBe(true);
+          compared += expected.length;
+        }
+      }
+    }
+    expect(compared).toBeGreaterThan(10_000);
   });
 
   it('gives the identifiers whose symbol is a symbol that getSymbol gives, asking only about those spelled like it', () => {

@@ -70,6 +70,50 @@ export function nodesOfKind<K extends SyntaxKind>(file: SourceFile, kind: K): Ar
   return wrapped as Array<KindToNodeMappings[K]>;
 }
 
+/**
+ * Kinds never found inside JSDoc: for them the index (a walk of `forEachChild`, which JSDoc is not part of) holds
+ * every node `getDescendantsOfKind` finds. (`PropertyAccessExpression` is left out: JSDoc tags such as `@augments` hold
+ * expressions.)
+ */
+const OUTSIDE_JSDOC: ReadonlySet<SyntaxKind> = new Set([
+  ts.SyntaxKind.CallExpression,
+  ts.SyntaxKind.NewExpression,
+  ts.SyntaxKind.BinaryExpression,
+  ts.SyntaxKind.ObjectLiteralExpression,
+  ts.SyntaxKind.PropertyAssignment,
+  ts.SyntaxKind.VariableDeclaration,
+  ts.SyntaxKind.ReturnStatement,
+  ts.SyntaxKind.IfStatement,
+] as number[] as SyntaxKind[]);
+
+/**
+ * `node.getDescendantsOfKind(kind)`: the same nodes in the same (document) order, from the file's index when the kind
+ * is one of {@link OUTSIDE_JSDOC}: only the nodes asked for are wrapped, not every node ts-morph's walk passes (and
+ * the tokens it makes of each).
+ */
+export function descendantsOfKind<K extends SyntaxKind>(node: Node, kind: K): Array<KindToNodeMappings[K]> {
+  if (!OUTSIDE_JSDOC.has(kind)) return node.getDescendantsOfKind(kind);
+  const file = node.getSourceFile();
+  const list = indexOf(file).byKind.get(kind) ?? [];
+  const ancestor = node.compilerNode;
+  const found: Array<KindToNodeMappings[K]> = [];
+  for (const candidate of list) {
+    if (candidate.pos >= ancestor.pos && candidate.end <= ancestor.end && isStrictlyWithin(candidate, ancestor)) {
+      found.push(wrap(file, candidate));
+    }
+  }
+  return found;
+}
+
+/** `ancestor` is a proper ancestor of `node`. */
+function isStrictlyWithin(node: ts.Node, ancestor: ts.Node): boolean {
+  for (let parent = node.parent; parent; parent = parent.parent) {
+    if (parent === ancestor) return true;
+    if (parent.pos < ancestor.pos) return false;
+  }
+  return false;
+}
+
 /** Identifiers spelled `name` in the file. */
 export function identifiersNamed(file: SourceFile, name: string): Identifier[] {
   const index = indexOf(file);

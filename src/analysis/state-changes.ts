@@ -2,7 +2,7 @@
 // (`list.push(…)`), methods of the project that change their `this`, and functions of the project that change the
 // parameter it is handed to. Read by the session-state rule (state a tool changes is state a session kept).
 import { Node, SyntaxKind, type CallExpression, type PropertyAccessExpression, type Symbol as MorphSymbol } from 'ts-morph';
-import { identifiersReferringTo } from './node-index';
+import { descendantsOfKind, identifiersReferringTo } from './node-index';
 import { isFunctionNode, rootOf, type FunctionNode } from './endpoints/spans';
 
 const MUTATORS = /^(?:push|pop|shift|unshift|splice|set|delete|add|clear|sort|reverse|fill)$/;
@@ -85,7 +85,7 @@ export function callChangesVariable(call: CallExpression, symbol: MorphSymbol | 
   const body = fn.getBody();
   if (!body) return false;
   if (identifiersReferringTo(body, symbol).some((id) => changedAt(id, depth + 1))) return true;
-  return body.getDescendantsOfKind(SyntaxKind.CallExpression).some((inner) => callChangesVariable(inner, symbol, depth + 1));
+  return descendantsOfKind(body, SyntaxKind.CallExpression).some((inner) => callChangesVariable(inner, symbol, depth + 1));
 }
 
 /**

@@ -1,4 +1,11 @@
-import { identifiersReferringTo, identifiersReferringToAny, identifiersUnder, nodesOfKind, refersTo } from '../analysis/node-index';
+import {
+  descendantsOfKind,
+  identifiersReferringTo,
+  identifiersReferringToAny,
+  identifiersUnder,
+  nodesOfKind,
+  refersTo,
+} from '../analysis/node-index';
 import {
   Node,
   SyntaxKind,
@@ -316,7 +323,7 @@ function stateHandedToHelpers(
   tools: ReadonlyArray<{ name: string; handler?: Node }>,
 ): Array<{ made: Node; helper: string; mutatedIn: string }> {
   const found: Array<{ made: Node; helper: string; mutatedIn: string }> = [];
-  for (const call of factoryBody.getDescendantsOfKind(SyntaxKind.CallExpression)) {
+  for (const call of descendantsOfKind(factoryBody, SyntaxKind.CallExpression)) {
     if (call.getFirstAncestor((a) => a === factoryBody || isFunctionNode(a)) !== factoryBody) continue;
     const helper = calledFunction(call);
     if (!helper) continue;
@@ -621,7 +628,7 @@ function toolMutating(variable: Node, tools: ReadonlyArray<{ name: string; handl
       if (id.getText() === name && id.getSymbol() === symbol && changedAt(id, 0, unreadable)) return tool.name;
     }
     // (through a function the tool calls by name: `setUnit(args.unit)`, a local setter of the factory)
-    if (tool.handler.getDescendantsOfKind(SyntaxKind.CallExpression).some((call) => callChangesVariable(call, symbol))) return tool.name;
+    if (descendantsOfKind(tool.handler, SyntaxKind.CallExpression).some((call) => callChangesVariable(call, symbol))) return tool.name;
   }
   return undefined;
 }

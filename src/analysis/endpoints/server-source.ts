@@ -2,7 +2,7 @@
 // with the statements that compute its inputs and answer early), or shared (one instance at module level, in an
 // enclosing function, or passed in as a parameter) — then it must become a factory first, and this says how.
 import { Node, SyntaxKind, type Block, type CallExpression, type CaseClause, type SourceFile, type Symbol as MorphSymbol } from 'ts-morph';
-import { identifiersReferringTo } from '../node-index';
+import { descendantsOfKind, identifiersReferringTo } from '../node-index';
 import type { FileFacts } from '../file-facts';
 import { resolveHandler } from '../routes';
 import type { ServerHoist, ServerSource } from './model';
@@ -165,7 +165,7 @@ function destructuredCall(element: Node): Node | undefined {
  */
 function serverOfSessionOpener(facts: FileFacts, statements: Node[], region: RegionNode): ServerSourceResult | undefined {
   for (const statement of statements)
-    for (const call of statement.getDescendantsOfKind(SyntaxKind.CallExpression)) {
+    for (const call of descendantsOfKind(statement, SyntaxKind.CallExpression)) {
       const fn = resolveHandler(call.getExpression());
       if (!isFunctionNode(fn) || contains(region.fn, fn) || fn.getSourceFile() !== region.fn.getSourceFile()) continue;
       if (!facts.constructions('StreamableHTTPServerTransport').some((c) => contains(fn, c))) continue;
@@ -198,7 +198,7 @@ function serverOfSessionOpener(facts: FileFacts, statements: Node[], region: Reg
 /** A call in the statements that hands the SDK transport to other code (`this.servers.connect(id, transport)`). */
 function transportHandOff(facts: FileFacts, statements: Node[]): Node | undefined {
   for (const statement of statements)
-    for (const call of statement.getDescendantsOfKind(SyntaxKind.CallExpression)) {
+    for (const call of descendantsOfKind(statement, SyntaxKind.CallExpression)) {
       if (call.getArguments().some((a) => facts.holds(a, 'SSEServerTransport') || facts.holds(a, 'StreamableHTTPServerTransport')))
         if (!/\.(?:set|push|add|register\w*)$/.test(call.getExpression().getText())) return call;
     }
@@ -240,7 +240,7 @@ function built(
   const inside = new Set<MorphSymbol>();
   for (const parameter of region.fn.getParameters())
     for (const id of parameter.getDescendantsOfKind(SyntaxKind.Identifier)) addSymbol(inside, id);
-  for (const d of region.fn.getDescendantsOfKind(SyntaxKind.VariableDeclaration)) addSymbol(inside, d.getNameNode());
+  for (const d of descendantsOfKind(region.fn, SyntaxKind.VariableDeclaration)) addSymbol(inside, d.getNameNode());
   // (destructured locals: `const { authInfo } = await validate(req)`)
   for (const b of region.fn.getDescendantsOfKind(SyntaxKind.BindingElement)) addSymbol(inside, b.getNameNode());
   const roots = [expression, ...setup, ...prelude];
@@ -776,7 +776,7 @@ function isSetupStatement(statement: Node, isServer: (node: Node) => boolean, ca
   const target = resolveHandler(callee);
   return (
     passesServer &&
-    !(target && target.getDescendantsOfKind(SyntaxKind.CallExpression).some((c) => /\.(?:connect|listen)\(/.test(c.getText())))
+    !(target && descendantsOfKind(target, SyntaxKind.CallExpression).some((c) => /\.(?:connect|listen)\(/.test(c.getText())))
   );
 }
 

@@ -6,7 +6,7 @@
 // endpoint's own lookups are what it falls back on for a request that does not carry the value.
 import * as path from 'node:path';
 import { Node, SyntaxKind, type CallExpression, type Project } from 'ts-morph';
-import { identifiersReferringTo } from '../node-index';
+import { descendantsOfKind, identifiersReferringTo } from '../node-index';
 import { FileFacts } from '../file-facts';
 import { storeExpression, storeName } from '../stores';
 import { DISPOSAL, sessionIdTest, sessionStateCalls } from './sites';
@@ -351,7 +351,7 @@ function requestSource(value: Node, request: FunctionNode): Node | undefined {
   const init = declaration && Node.isVariableDeclaration(declaration) ? declaration.getInitializer() : undefined;
   if (init && readsRequest(init)) return unwrapExpression(init);
   // `let auth; … ({ auth } = await validate(req, res))`: an assignment in the endpoint.
-  const assigned = request.getDescendantsOfKind(SyntaxKind.BinaryExpression).find(
+  const assigned = descendantsOfKind(request, SyntaxKind.BinaryExpression).find(
     (b) =>
       b.getOperatorToken().getKind() === SyntaxKind.EqualsToken &&
       b

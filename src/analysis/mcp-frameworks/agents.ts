@@ -4,6 +4,7 @@
 // `agents/mcp/server`: a fresh SDK v2 server per request, Host and Origin validated (`dist/mcp/server/index.d.ts`).
 // The plan says what moves into the factory and which routes answer 410, or what keeps the agent.
 import { Node, SyntaxKind, type CallExpression, type ClassDeclaration } from 'ts-morph';
+import { descendantsOfKind } from '../node-index';
 import type { FileFacts } from '../file-facts';
 import { isSdkSymbol } from '../sdk-modules';
 import { resolveOrigin } from '../resolve';
@@ -87,7 +88,7 @@ export function agentsPlan(routeCall: CallExpression, facts: FileFacts): AgentsP
   const routes: AgentRoute[] = [];
   let blocker: AgentsPlan['blocker'];
   let endpoint = '/mcp';
-  for (const call of facts.sourceFile.getDescendantsOfKind(SyntaxKind.CallExpression)) {
+  for (const call of descendantsOfKind(facts.sourceFile, SyntaxKind.CallExpression)) {
     const route = call.getExpression();
     if (!Node.isPropertyAccessExpression(route) || !isRouteMethod(route.getName())) continue;
     if (agentClassOf(route.getExpression()) !== agent) continue;
