@@ -13,6 +13,7 @@ import {
   nodesOfKind,
   refersTo,
   refersToAny,
+  thisUnder,
 } from '../src/analysis/node-index';
 
 const SERVERS = path.join(__dirname, '..', 'fixtures', 'servers');
@@ -41,14 +42,20 @@ describe('node index', () => {
 
   it('gives the identifiers under a node getDescendantsOfKind gives, JSDoc included', () => {
     const jsdoc = createProject().createSourceFile('/p/doc.ts', '/** @param {Store} store the {@link Store} */\nfunction use(store) {}\n');
+    let selves = 0;
     for (const file of [...files, jsdoc]) {
       for (const node of [file, ...file.getDescendants().filter((n) => Node.isFunctionDeclaration(n) || Node.isArrowFunction(n))]) {
         const expected = node.getDescendantsOfKind(SyntaxKind.Identifier);
         const actual = identifiersUnder(node);
         expect(actual.length, file.getFilePath()).toBe(expected.length);
         expect(actual.every((id, index) => id === expected[index])).toBe(true);
+        const self: Node[] = node.getDescendantsOfKind(SyntaxKind.ThisKeyword);
+        const selfFound = thisUnder(node);
+        expect(selfFound.length === self.length && selfFound.every((found, index) => found === self[index])).toBe(true);
+        selves += self.length;
       }
     }
+    expect(selves).toBeGreaterThan(50);
   });
 
   it('gives the descendants of a kind under a node that getDescendantsOfKind gives', () => {

@@ -141,8 +141,18 @@ export function identifiersWithin(node: Node, named: (name: string) => boolean):
  * their escaped text) are wrapped and given.
  */
 export function identifiersUnder(node: Node, spelled?: ReadonlySet<string>): Identifier[] {
+  return walkUnder<Identifier>(node, (current) => ts.isIdentifier(current) && (!spelled || spelled.has(current.escapedText as string)));
+}
+
+/** The `this` expressions under the node, JSDoc included, in the order `getDescendantsOfKind(SyntaxKind.ThisKeyword)` gives them. */
+export function thisUnder(node: Node): Node[] {
+  return walkUnder(node, (current) => current.kind === ts.SyntaxKind.ThisKeyword);
+}
+
+/** The nodes under `node` that pass the test, wrapped, from a walk of the compiler's tree (each node's JSDoc before its children). */
+function walkUnder<T extends Node>(node: Node, wanted: (node: ts.Node) => boolean): T[] {
   const file = node.getSourceFile();
-  const found: Identifier[] = [];
+  const found: T[] = [];
   const pending: ts.Node[] = [];
   const pushChildren = (parent: ts.Node) => {
     const children: ts.Node[] = [...((parent as { jsDoc?: ts.JSDoc[] }).jsDoc ?? [])];
@@ -154,7 +164,7 @@ export function identifiersUnder(node: Node, spelled?: ReadonlySet<string>): Ide
   pushChildren(node.compilerNode);
   while (pending.length > 0) {
     const current = pending.pop()!;
-    if (ts.isIdentifier(current) && (!spelled || spelled.has(current.escapedText as string))) found.push(wrap<Identifier>(file, current));
+    if (wanted(current)) found.push(wrap<T>(file, current));
     pushChildren(current);
   }
   return found;

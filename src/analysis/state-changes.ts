@@ -2,7 +2,7 @@
 // (`list.push(…)`), methods of the project that change their `this`, and functions of the project that change the
 // parameter it is handed to. Read by the session-state rule (state a tool changes is state a session kept).
 import { Node, SyntaxKind, type CallExpression, type PropertyAccessExpression, type Symbol as MorphSymbol } from 'ts-morph';
-import { descendantsOfKind, identifiersReferringTo } from './node-index';
+import { descendantsOfKind, identifiersReferringTo, thisUnder } from './node-index';
 import { isFunctionNode, rootOf, type FunctionNode } from './endpoints/spans';
 
 const MUTATORS = /^(?:push|pop|shift|unshift|splice|set|delete|add|clear|sort|reverse|fill)$/;
@@ -45,11 +45,7 @@ export function changedAt(node: Node, depth = 0, unreadable = false): boolean {
 function methodChangesThis(method: PropertyAccessExpression, depth: number): boolean {
   let declaration: Node | undefined = method.getNameNode().getSymbol()?.getDeclarations()[0];
   if (!declaration || declaration.getSourceFile().isDeclarationFile()) return false;
-  if (
-    Node.isMethodDeclaration(declaration) &&
-    declaration.getDescendantsOfKind(SyntaxKind.ThisKeyword).some((self) => changedAt(self, depth))
-  )
-    return true;
+  if (Node.isMethodDeclaration(declaration) && thisUnder(declaration).some((self) => changedAt(self, depth))) return true;
   if (Node.isPropertyAssignment(declaration)) declaration = declaration.getInitializer();
   return isFunctionNode(declaration) && changesCapturedState(declaration, depth);
 }

@@ -5,6 +5,7 @@ import {
   identifiersUnder,
   nodesOfKind,
   refersTo,
+  thisUnder,
 } from '../analysis/node-index';
 import {
   Node,
@@ -643,7 +644,7 @@ function instanceStateChangedByTools(
 ): Array<{ field: Node; name: string; className: string; made: Node; tool: string }> {
   const found: Array<{ field: Node; name: string; className: string; made: Node; tool: string }> = [];
   for (const tool of tools) {
-    for (const self of tool.handler?.getDescendantsOfKind(SyntaxKind.ThisKeyword) ?? []) {
+    for (const self of tool.handler ? thisUnder(tool.handler) : []) {
       // (`this` of an arrow is the enclosing method's, constructor's or field initializer's: the class instance)
       const owner = self.getFirstAncestor(
         (a) => Node.isClassDeclaration(a) || (ts.isFunctionLike(a.compilerNode) && !Node.isArrowFunction(a)),

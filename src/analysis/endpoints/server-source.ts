@@ -2,7 +2,7 @@
 // with the statements that compute its inputs and answer early), or shared (one instance at module level, in an
 // enclosing function, or passed in as a parameter) — then it must become a factory first, and this says how.
 import { Node, SyntaxKind, type Block, type CallExpression, type CaseClause, type SourceFile, type Symbol as MorphSymbol } from 'ts-morph';
-import { descendantsOfKind, identifiersReferringTo } from '../node-index';
+import { descendantsOfKind, identifiersReferringTo, thisUnder } from '../node-index';
 import type { FileFacts } from '../file-facts';
 import { resolveHandler } from '../routes';
 import type { ServerHoist, ServerSource } from './model';
@@ -247,7 +247,7 @@ function built(
   // Early answers stay in the handler before it serves; only what builds the server decides where the factory lives.
   const requestScoped = [expression, ...setup].some(
     (r) =>
-      r.getDescendantsOfKind(SyntaxKind.ThisKeyword).length > 0 ||
+      thisUnder(r).length > 0 ||
       freeIdentifiers(r)
         .filter(kept(r))
         .some((id) => inside.has(valueSymbol(id)!)),

@@ -6,7 +6,7 @@
 // endpoint's own lookups are what it falls back on for a request that does not carry the value.
 import * as path from 'node:path';
 import { Node, SyntaxKind, type CallExpression, type Project } from 'ts-morph';
-import { descendantsOfKind, identifiersReferringTo } from '../node-index';
+import { descendantsOfKind, identifiersReferringTo, thisUnder } from '../node-index';
 import { FileFacts } from '../file-facts';
 import { storeExpression, storeName } from '../stores';
 import { DISPOSAL, sessionIdTest, sessionStateCalls } from './sites';
@@ -184,7 +184,7 @@ function recordProperty(record: Node, name: string): Node | undefined {
 
 /** `new Workspace()`, `[]`, `new Map()`: every name in it is a module-level declaration or import `file` names too. */
 function madeFromModuleNames(made: Node, file: Node): boolean {
-  if (made.getDescendantsOfKind(SyntaxKind.ThisKeyword).length > 0) return false;
+  if (thisUnder(made).length > 0) return false;
   return [made, ...made.getDescendantsOfKind(SyntaxKind.Identifier)].every((id) => {
     if (!Node.isIdentifier(id)) return true;
     const parent = id.getParent();
