@@ -16,6 +16,8 @@ if (args.length === 1 && args[0] === '--version') {
   // it by 30% at a time costs a few more collections: `apply --dry-run` on the 10k bench tree peaked at 503 MB before,
   // 325-338 MB after, at 76-84 s of user CPU either way. (Set here, it holds for every thread the run starts.)
   require('node:v8').setFlagsFromString('--heap-growing-percent=30');
+  // V8's code for TypeScript and the other large modules, kept between runs (dist/src/engine/compile-cache.js).
+  require('../dist/src/engine/compile-cache.js').installCompileCache();
   require('../dist/src/cli/main.js')
     .main(args)
     .then((code) => {

@@ -5,7 +5,16 @@ import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Node, SyntaxKind } from 'ts-morph';
 import { createProject } from '../src/engine/analyze';
-import { identifiersUnder, nodesOfKind } from '../src/analysis/node-index';
+import {
+  descendantsOfKind,
+  identifiersReferringTo,
+  identifiersReferringToAny,
+  identifiersUnder,
+  nodesOfKind,
+  refersTo,
+  refersToAny,
+  thisUnder,
+} from '../src/analysis/node-index';
 
 const SERVERS = path.join(__dirname, '..', 'fixtures', 'servers');
 
@@ -33,12 +42,94 @@ describe('node index', () => {
 
   it('gives the identifiers under a node getDescendantsOfKind gives, JSDoc included', () => {
     const jsdoc = createProject().createSourceFile('/p/doc.ts', '/** @param {Store} store the {@link Store} */\nfunction use(store) {}\n');
+    let selves = 0;
     for (const file of [...files, jsdoc]) {
       for (const node of [file, ...file.getDescendants().filter((n) => Node.isFunctionDeclaration(n) || Node.isArrowFunction(n))]) {
         const expected = node.getDescendantsOfKind(SyntaxKind.Identifier);
         const actual = identifiersUnder(node);
         expect(actual.length, file.getFilePath()).toBe(expected.length);
         expect(actual.every((id, index) => id === expected[index])).toBe(true);
+        const self: Node[] = node.getDescendantsOfKind(SyntaxKind.ThisKeyword);
+        const selfFound = thisUnder(node);
+        expect(selfFound.length === self.length && selfFound.every((found, index) => found === self[index])).toBe(true);
+        selves += self.length;
+      }
+    }
+    expect(selves).toBeGreaterThan(50);
+  });
+
+  it('gives the descendants of a kind under a node that getDescendantsOfKind gives', () => {
+    const kinds = [
+      SyntaxKind.CallExpression,
+      SyntaxKind.NewExpression,
+      SyntaxKind.BinaryExpression,
+      SyntaxKind.ObjectLiteralExpression,
+      SyntaxKind.PropertyAssignment,
+      SyntaxKind.VariableDeclaration,
+      SyntaxKind.ReturnStatement,
+      SyntaxKind.IfStatement,
+      SyntaxKind.PropertyAccessExpression,
+    ];
+    const jsdoc = createProject().createSourceFile(
+      '/p/aug.js',
+      '/** @augments {Base.Thing} */\nclass Store extends Object { get() { return f(g()); } }\n',
+    );
+    let compared = 0;
+    for (const file of [...files, jsdoc]) {
+      const scopes = [
+        file,
+        ...file.getDescendants().filter((n) => Node.isBlock(n) || Node.isCallExpression(n) || Node.isClassDeclaration(n)),
+      ];
+      for (const node of scopes) {
+        for (const kind of kinds) {
+          const expected: Node[] = node.getDescendantsOfKind(kind);
+          const actual: Node[] = descendantsOfKind(node, kind);
+          expect(actual.length, `${file.getFilePath()} ${SyntaxKind[kind]}`).toBe(expected.length);
+          expect(actual.every((found, index) => found === expected[index])).toBe(true);
+          compared += expected.length;
+        }
+      }
+    }
+    expect(compared).toBeGreaterThan(10_000);
+  });
+
+  it('gives the identifiers whose symbol is a symbol that getSymbol gives, asking only about those spelled like it', () => {
+    const project = createProject();
+    const tricky = [
+      project.createSourceFile(
+        '/q/m.ts',
+        'export default function make() { return make; }\nexport const __hidden = 1;\nexport { make as other };\n',
+      ),
+      project.createSourceFile(
+        '/q/use.ts',
+        [
+          "import { default as built, other, __hidden } from './m';",
+          "import * as ns from './m';",
+          '/** Uses {@link built}. */',
+          'export function run(store: { cart: string[] }) {',
+          '  const m\\u0061ke = built; const { cart: items, ...rest } = store;',
+          '  const meta = import.meta; function Ctor() { return new.target; }',
+          '  return [make, ns.default, other, __hidden, items, rest, meta, Ctor, store.cart, { store }, arguments];',
+          '}',
+        ].join('\n'),
+      ),
+    ];
+    for (const file of [...files, ...tricky]) {
+      const bySymbol = new Map<unknown, Node[]>();
+      const all = file.getDescendantsOfKind(SyntaxKind.Identifier);
+      for (const id of all) {
+        const symbol = id.getSymbol();
+        bySymbol.set(symbol, [...(bySymbol.get(symbol) ?? []), id]);
+      }
+      for (const [symbol, expected] of bySymbol) {
+        const actual = identifiersReferringTo(file, symbol as never);
+        expect(actual.length, `${file.getFilePath()} ${expected[0].getText()}`).toBe(expected.length);
+        expect(actual.every((id, index) => id === expected[index])).toBe(true);
+        expect(all.filter((id) => refersToAny(id, new Set([symbol as never]))).length).toBe(expected.length);
+        if (!symbol) continue;
+        expect(all.filter((id) => refersTo(id, symbol as never)).length).toBe(expected.length);
+        const any = identifiersReferringToAny(file, new Set([symbol as never]));
+        expect(any.length === expected.length && any.every((id, index) => id === expected[index])).toBe(true);
       }
     }
   });

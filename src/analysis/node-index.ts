@@ -2,7 +2,15 @@
 // re-walking the tree (each ts-morph walk wraps every node it passes), which is most of what `check` costs. The walk
 // is of the compiler's tree, and a node is wrapped (given its ts-morph node) only when someone asks for it: most are
 // never asked for (the identifiers, above all, are asked for by name).
-import { ts, type Identifier, type KindToNodeMappings, type Node, type SourceFile, type SyntaxKind } from 'ts-morph';
+import {
+  ts,
+  type Identifier,
+  type KindToNodeMappings,
+  type Node,
+  type SourceFile,
+  type Symbol as TsMorphSymbol,
+  type SyntaxKind,
+} from 'ts-morph';
 
 interface NodeIndex {
   byKind: Map<SyntaxKind, ts.Node[]>;
@@ -62,6 +70,50 @@ export function nodesOfKind<K extends SyntaxKind>(file: SourceFile, kind: K): Ar
   return wrapped as Array<KindToNodeMappings[K]>;
 }
 
+/**
+ * Kinds never found inside JSDoc: for them the index (a walk of `forEachChild`, which JSDoc is not part of) holds
+ * every node `getDescendantsOfKind` finds. (`PropertyAccessExpression` is left out: JSDoc tags such as `@augments` hold
+ * expressions.)
+ */
+const OUTSIDE_JSDOC: ReadonlySet<SyntaxKind> = new Set([
+  ts.SyntaxKind.CallExpression,
+  ts.SyntaxKind.NewExpression,
+  ts.SyntaxKind.BinaryExpression,
+  ts.SyntaxKind.ObjectLiteralExpression,
+  ts.SyntaxKind.PropertyAssignment,
+  ts.SyntaxKind.VariableDeclaration,
+  ts.SyntaxKind.ReturnStatement,
+  ts.SyntaxKind.IfStatement,
+] as number[] as SyntaxKind[]);
+
+/**
+ * `node.getDescendantsOfKind(kind)`: the same nodes in the same (document) order, from the file's index when the kind
+ * is one of {@link OUTSIDE_JSDOC}: only the nodes asked for are wrapped, not every node ts-morph's walk passes (and
+ * the tokens it makes of each).
+ */
+export function descendantsOfKind<K extends SyntaxKind>(node: Node, kind: K): Array<KindToNodeMappings[K]> {
+  if (!OUTSIDE_JSDOC.has(kind)) return node.getDescendantsOfKind(kind);
+  const file = node.getSourceFile();
+  const list = indexOf(file).byKind.get(kind) ?? [];
+  const ancestor = node.compilerNode;
+  const found: Array<KindToNodeMappings[K]> = [];
+  for (const candidate of list) {
+    if (candidate.pos >= ancestor.pos && candidate.end <= ancestor.end && isStrictlyWithin(candidate, ancestor)) {
+      found.push(wrap(file, candidate));
+    }
+  }
+  return found;
+}
+
+/** `ancestor` is a proper ancestor of `node`. */
+function isStrictlyWithin(node: ts.Node, ancestor: ts.Node): boolean {
+  for (let parent = node.parent; parent; parent = parent.parent) {
+    if (parent === ancestor) return true;
+    if (parent.pos < ancestor.pos) return false;
+  }
+  return false;
+}
+
 /** Identifiers spelled `name` in the file. */
 export function identifiersNamed(file: SourceFile, name: string): Identifier[] {
   const index = indexOf(file);
@@ -85,11 +137,22 @@ export function identifiersWithin(node: Node, named: (name: string) => boolean):
 /**
  * The identifiers in the node's subtree, those in JSDoc included, in the order `getDescendantsOfKind(SyntaxKind.Identifier)`
  * gives them (each node's JSDoc before its children), from a walk of the compiler's tree: ts-morph's walk for a token
- * kind scans the tokens of every node it passes and wraps them.
+ * kind scans the tokens of every node it passes and wraps them. With `spelled`, only the identifiers it accepts (by
+ * their escaped text) are wrapped and given.
  */
-export function identifiersUnder(node: Node): Identifier[] {
+export function identifiersUnder(node: Node, spelled?: ReadonlySet<string>): Identifier[] {
+  return walkUnder<Identifier>(node, (current) => ts.isIdentifier(current) && (!spelled || spelled.has(current.escapedText as string)));
+}
+
+/** The `this` expressions under the node, JSDoc included, in the order `getDescendantsOfKind(SyntaxKind.ThisKeyword)` gives them. */
+export function thisUnder(node: Node): Node[] {
+  return walkUnder(node, (current) => current.kind === ts.SyntaxKind.ThisKeyword);
+}
+
+/** The nodes under `node` that pass the test, wrapped, from a walk of the compiler's tree (each node's JSDoc before its children). */
+function walkUnder<T extends Node>(node: Node, wanted: (node: ts.Node) => boolean): T[] {
   const file = node.getSourceFile();
-  const found: Identifier[] = [];
+  const found: T[] = [];
   const pending: ts.Node[] = [];
   const pushChildren = (parent: ts.Node) => {
     const children: ts.Node[] = [...((parent as { jsDoc?: ts.JSDoc[] }).jsDoc ?? [])];
@@ -101,8 +164,78 @@ export function identifiersUnder(node: Node): Identifier[] {
   pushChildren(node.compilerNode);
   while (pending.length > 0) {
     const current = pending.pop()!;
-    if (ts.isIdentifier(current)) found.push(wrap<Identifier>(file, current));
+    if (wanted(current)) found.push(wrap<T>(file, current));
     pushChildren(current);
   }
   return found;
 }
+
+/**
+ * The identifiers under the node whose symbol is `symbol` (`getSymbol() === symbol`), in the order of
+ * {@link identifiersUnder}. The type checker is asked only about identifiers spelled as the symbol can be named
+ * ({@link spellingsOf}): asking it about every identifier of a function was a tenth of what `check` cost.
+ */
+export function identifiersReferringTo(node: Node, symbol: TsMorphSymbol | undefined): Identifier[] {
+  return identifiersUnder(node, symbol && spellingsOf(symbol)).filter((id) => id.getSymbol() === symbol);
+}
+
+/** The identifiers under the node whose symbol is one of `symbols`, in the order of {@link identifiersUnder}. */
+export function identifiersReferringToAny(node: Node, symbols: ReadonlySet<TsMorphSymbol>): Identifier[] {
+  const spelled = new Set<string>();
+  for (const symbol of symbols) {
+    const spellings = spellingsOf(symbol);
+    if (!spellings) return identifiersUnder(node).filter((id) => symbols.has(id.getSymbol()!));
+    for (const spelling of spellings) spelled.add(spelling);
+  }
+  return identifiersUnder(node, spelled).filter((id) => symbols.has(id.getSymbol()!));
+}
+
+/** `id.getSymbol() === symbol`, without asking the type checker when the identifier cannot name the symbol. */
+export function refersTo(id: Identifier, symbol: TsMorphSymbol | undefined): boolean {
+  const spellings = symbol && spellingsOf(symbol);
+  if (spellings && !spellings.has(id.compilerNode.escapedText as string)) return false;
+  return id.getSymbol() === symbol;
+}
+
+/** `symbols.has(id.getSymbol())`, without asking the type checker when the identifier cannot name any of them. */
+export function refersToAny(id: Identifier, symbols: ReadonlySet<TsMorphSymbol | undefined>): boolean {
+  if (symbols.size === 0) return false;
+  const spelling = id.compilerNode.escapedText as string;
+  let unknown = false;
+  for (const symbol of symbols) {
+    const spellings = symbol && spellingsOf(symbol);
+    if (!spellings || spellings.has(spelling)) {
+      unknown = true;
+      break;
+    }
+  }
+  return unknown && symbols.has(id.getSymbol());
+}
+
+/**
+ * Every escaped text an identifier whose symbol (`getSymbolAtLocation`) is this one can have: the symbol's name, its
+ * declarations' names (the local name of `export default function f`, whose symbol is named `default`), and the
+ * names the checker answers with another symbol's: `default` (`import { default as x }` is the default export's
+ * symbol), `meta` and `target` (`import.meta`, `new.target`). Undefined — ask about every identifier — for the
+ * symbols TypeScript names itself (`__function`, `__object`, `export=`, a module's quoted path) and names that start
+ * with two underscores.
+ */
+function spellingsOf(symbol: TsMorphSymbol): ReadonlySet<string> | undefined {
+  const compilerSymbol = symbol.compilerSymbol;
+  let spellings = spellingsCache.get(compilerSymbol);
+  if (spellings === undefined) {
+    const name = compilerSymbol.escapedName as string;
+    if (name.startsWith('__') || name.startsWith('"') || name === 'export=') spellings = null;
+    else {
+      spellings = new Set([name, 'default', 'meta', 'target']);
+      for (const declaration of compilerSymbol.declarations ?? []) {
+        const declared = ts.getNameOfDeclaration(declaration);
+        if (declared && ts.isIdentifier(declared)) spellings.add(declared.escapedText as string);
+      }
+    }
+    spellingsCache.set(compilerSymbol, spellings);
+  }
+  return spellings ?? undefined;
+}
+
+const spellingsCache = new WeakMap<ts.Symbol, Set<string> | null>();

@@ -1,6 +1,6 @@
 // Does code validate the Origin header? Reading it counts, unless the value is only echoed back (CORS reflection is
 // not validation); the v2 framework apps and the SDK's Origin middleware count too.
-import { nodesOfKind } from './node-index';
+import { identifiersNamed, nodesOfKind } from './node-index';
 import { Node, SyntaxKind, type SourceFile } from 'ts-morph';
 import { stringLiterals } from './file-facts';
 
@@ -8,9 +8,7 @@ import { stringLiterals } from './file-facts';
 export function fileValidatesOrigin(sourceFile: SourceFile): boolean {
   const text = sourceFile.getFullText();
   if (!/origin/i.test(text)) return false;
-  for (const id of nodesOfKind(sourceFile, SyntaxKind.Identifier)) {
-    if (/^(?:originValidation|localhostOriginValidation|originValidationResponse)$/.test(id.getText())) return true;
-  }
+  if (ORIGIN_LAYERS.some((name) => identifiersNamed(sourceFile, name).length > 0)) return true;
   for (const declaration of sourceFile.getImportDeclarations()) {
     if (
       declaration.getModuleSpecifierValue() === '@modelcontextprotocol/express' &&
@@ -22,6 +20,9 @@ export function fileValidatesOrigin(sourceFile: SourceFile): boolean {
   // Reading the header counts, unless the value is only echoed back (CORS reflection is not validation).
   return originReads(sourceFile).some((read) => !echoedOnly(read, 0));
 }
+
+/** The SDK's Origin-validating middleware and helpers: an identifier spelled like one counts. */
+const ORIGIN_LAYERS = ['originValidation', 'localhostOriginValidation', 'originValidationResponse'];
 
 const HEADER_GETTERS = /^(?:get|header|getHeader)$/;
 const HEADER_SETTERS = /^(?:setHeader|header|set|append|writeHead|vary)$/;

@@ -1,7 +1,7 @@
 // Servers a package builds (`await createConnection(…)` from `@playwright/mcp`) that the project serves per connection,
 // and what moving each behind a handle needs to know (the plan package-server-handles reads from the finding).
 import { Node, SyntaxKind, ts, type CallExpression, type Identifier, type SourceFile, type VariableDeclaration } from 'ts-morph';
-import { nodesOfKind } from './node-index';
+import { identifiersReferringTo, nodesOfKind } from './node-index';
 import { connectCalls } from './endpoints/sites';
 import { resolveOrigin } from './resolve';
 import { isMcpModule } from './sdk-modules';
@@ -64,8 +64,8 @@ export function packageServerPlan(found: PackageServerCall, relPath: string): Pa
   const uses = new Set<string>();
   const symbol = found.variable?.getNameNode().getSymbol();
   const scope = found.variable?.getFirstAncestor((a) => Node.isBlock(a) || Node.isSourceFile(a));
-  for (const identifier of scope?.getDescendantsOfKind(SyntaxKind.Identifier) ?? []) {
-    if (identifier === found.variable?.getNameNode() || identifier.getSymbol() !== symbol) continue;
+  for (const identifier of scope ? identifiersReferringTo(scope, symbol) : []) {
+    if (identifier === found.variable?.getNameNode()) continue;
     const parent = identifier.getParent();
     uses.add(Node.isPropertyAccessExpression(parent) && parent.getExpression() === identifier ? parent.getName() : '*');
   }

@@ -2,6 +2,7 @@
 // (`list.push(…)`), methods of the project that change their `this`, and functions of the project that change the
 // parameter it is handed to. Read by the session-state rule (state a tool changes is state a session kept).
 import { Node, SyntaxKind, type CallExpression, type PropertyAccessExpression, type Symbol as MorphSymbol } from 'ts-morph';
+import { descendantsOfKind, identifiersReferringTo, thisUnder } from './node-index';
 import { isFunctionNode, rootOf, type FunctionNode } from './endpoints/spans';
 
 const MUTATORS = /^(?:push|pop|shift|unshift|splice|set|delete|add|clear|sort|reverse|fill)$/;
@@ -44,11 +45,7 @@ export function changedAt(node: Node, depth = 0, unreadable = false): boolean {
 function methodChangesThis(method: PropertyAccessExpression, depth: number): boolean {
   let declaration: Node | undefined = method.getNameNode().getSymbol()?.getDeclarations()[0];
   if (!declaration || declaration.getSourceFile().isDeclarationFile()) return false;
-  if (
-    Node.isMethodDeclaration(declaration) &&
-    declaration.getDescendantsOfKind(SyntaxKind.ThisKeyword).some((self) => changedAt(self, depth))
-  )
-    return true;
+  if (Node.isMethodDeclaration(declaration) && thisUnder(declaration).some((self) => changedAt(self, depth))) return true;
   if (Node.isPropertyAssignment(declaration)) declaration = declaration.getInitializer();
   return isFunctionNode(declaration) && changesCapturedState(declaration, depth);
 }
@@ -83,8 +80,8 @@ export function callChangesVariable(call: CallExpression, symbol: MorphSymbol | 
   if (!isFunctionNode(fn) || fn.getSourceFile().isDeclarationFile()) return false;
   const body = fn.getBody();
   if (!body) return false;
-  if (body.getDescendantsOfKind(SyntaxKind.Identifier).some((id) => id.getSymbol() === symbol && changedAt(id, depth + 1))) return true;
-  return body.getDescendantsOfKind(SyntaxKind.CallExpression).some((inner) => callChangesVariable(inner, symbol, depth + 1));
+  if (identifiersReferringTo(body, symbol).some((id) => changedAt(id, depth + 1))) return true;
+  return descendantsOfKind(body, SyntaxKind.CallExpression).some((inner) => callChangesVariable(inner, symbol, depth + 1));
 }
 
 /**
@@ -102,9 +99,8 @@ function callChangesArgument(call: CallExpression, index: number, depth: number)
   const parameter = fn.getParameters()[index];
   if (!Node.isParameterDeclaration(parameter) || !Node.isIdentifier(parameter.getNameNode())) return false;
   const symbol = parameter.getSymbol();
-  return (fn.getBody()?.getDescendantsOfKind(SyntaxKind.Identifier) ?? []).some(
-    (id) => id.getSymbol() === symbol && id !== parameter.getNameNode() && changedAt(id, depth),
-  );
+  const body = fn.getBody();
+  return !!body && identifiersReferringTo(body, symbol).some((id) => id !== parameter.getNameNode() && changedAt(id, depth));
 }
 
 /** `{ … }`, `[ … ]`, `new Map()`: a container made here, whose contents only its holders change. */

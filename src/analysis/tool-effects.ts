@@ -6,6 +6,7 @@
 // (a call into code it cannot read that receives state, a method named by a computed key, …) makes the inference
 // "unsure": no hint is added and the report says why.
 import { Node, SyntaxKind, type CallExpression, type NewExpression, type ParameterDeclaration } from 'ts-morph';
+import { descendantsOfKind } from './node-index';
 import { unwrapExpression } from './endpoints/spans';
 import { resolveOrigin } from './resolve';
 import { isLoggingMethod } from './logging';
@@ -1002,7 +1003,7 @@ class HandlerReader {
     if (!body) return SHARED;
     if (!Node.isBlock(body)) return this.origin(body, frame);
     let result: Origin = FRESH;
-    for (const statement of body.getDescendantsOfKind(SyntaxKind.ReturnStatement)) {
+    for (const statement of descendantsOfKind(body, SyntaxKind.ReturnStatement)) {
       if (statement.getFirstAncestor((a) => Node.isFunctionLikeDeclaration(a) || Node.isArrowFunction(a)) !== fn) continue;
       const value = statement.getExpression();
       if (value) result = join(result, this.origin(value, frame));
@@ -1172,7 +1173,7 @@ class HandlerReader {
     const values: Array<Node | 'pattern'> = [];
     const name = (declaration as Node & { getName?(): string }).getName?.();
     if (!name) return values;
-    for (const binary of frame.fn.getDescendantsOfKind(SyntaxKind.BinaryExpression)) {
+    for (const binary of descendantsOfKind(frame.fn, SyntaxKind.BinaryExpression)) {
       this.tick();
       const op = binary.getOperatorToken().getKind();
       if (

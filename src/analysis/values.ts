@@ -1,6 +1,6 @@
 // What SDK classes a value can hold: `new X()`, variables initialised or assigned with one, type
 // annotations that name one (`Record<string, SSEServerTransport>`), and containers written to with one.
-import { identifiersNamed } from './node-index';
+import { descendantsOfKind, identifiersNamed } from './node-index';
 import { Node, SyntaxKind, type Symbol as TsMorphSymbol } from 'ts-morph';
 import { resolveOrigin, type ImportOrigin } from './resolve';
 import { unwrapExpression } from './endpoints/spans';
@@ -151,7 +151,7 @@ function returnOrigins(callee: Node, depth: number, seen: Set<Node>): ImportOrig
     }
     const body = Node.isArrowFunction(fn) ? fn.getBody() : undefined;
     if (body && !Node.isBlock(body)) origins.push(...valueOrigins(body, depth + 1, seen));
-    for (const ret of fn.getDescendantsOfKind(SyntaxKind.ReturnStatement)) {
+    for (const ret of descendantsOfKind(fn, SyntaxKind.ReturnStatement)) {
       const value = ret.getExpression();
       if (value) origins.push(...valueOrigins(value, depth + 1, seen));
     }

@@ -14,7 +14,7 @@ import {
 import type { Methods } from '../analysis/endpoints/model';
 import { resolveOrigin } from '../analysis/resolve';
 import { likelyString } from '../analysis/routes';
-import { nodesOfKind } from '../analysis/node-index';
+import { descendantsOfKind, nodesOfKind } from '../analysis/node-index';
 import type { FrameworkAdapter, HandlerParams } from './adapter';
 import { indent, nodeAnswer } from './code';
 
@@ -138,7 +138,7 @@ export function nestSseEndpointEvents(file: SourceFile): Node[] {
   const events: Node[] = [];
   for (const method of nodesOfKind(file, SyntaxKind.MethodDeclaration)) {
     if (!method.getDecorators().some((d) => nestDecoratorName(d) === 'Sse')) continue;
-    for (const property of method.getDescendantsOfKind(SyntaxKind.PropertyAssignment)) {
+    for (const property of descendantsOfKind(method, SyntaxKind.PropertyAssignment)) {
       const value = property.getInitializer();
       if (property.getName() === 'type' && value && likelyString(value) === 'endpoint') events.push(property.getParentOrThrow());
     }

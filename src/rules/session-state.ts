@@ -1,4 +1,12 @@
-import { identifiersUnder, nodesOfKind } from '../analysis/node-index';
+import {
+  descendantsOfKind,
+  identifiersReferringTo,
+  identifiersReferringToAny,
+  identifiersUnder,
+  nodesOfKind,
+  refersTo,
+  thisUnder,
+} from '../analysis/node-index';
 import {
   Node,
   SyntaxKind,
@@ -10,6 +18,7 @@ import {
   type PropertyAccessExpression,
   type SourceFile,
   type VariableDeclaration,
+  type Symbol as TsMorphSymbol,
 } from 'ts-morph';
 import type { Rule } from './rule';
 import { resolveHandler, routeContextsOf, staticString } from '../analysis/routes';
@@ -315,7 +324,7 @@ function stateHandedToHelpers(
   tools: ReadonlyArray<{ name: string; handler?: Node }>,
 ): Array<{ made: Node; helper: string; mutatedIn: string }> {
   const found: Array<{ made: Node; helper: string; mutatedIn: string }> = [];
-  for (const call of factoryBody.getDescendantsOfKind(SyntaxKind.CallExpression)) {
+  for (const call of descendantsOfKind(factoryBody, SyntaxKind.CallExpression)) {
     if (call.getFirstAncestor((a) => a === factoryBody || isFunctionNode(a)) !== factoryBody) continue;
     const helper = calledFunction(call);
     if (!helper) continue;
@@ -463,8 +472,7 @@ function keyedByServer(
   };
   for (const tool of tools) {
     if (!tool.handler || !factory.containsRange(tool.handler.getPos(), tool.handler.getEnd())) continue;
-    for (const id of tool.handler.getDescendantsOfKind(SyntaxKind.Identifier)) {
-      if (!servers.has(id.getSymbol())) continue;
+    for (const id of identifiersReferringToAny(tool.handler, servers as Set<TsMorphSymbol>)) {
       const call = id.getParent();
       if (!Node.isCallExpression(call) || call.getArguments()[0] !== id) continue;
       let store = lookupKey(call);
@@ -478,9 +486,9 @@ function keyedByServer(
             ? (fn.getParameters()[0] as ParameterDeclaration | undefined)
             : undefined;
         const symbol = parameter?.getNameNode().getSymbol();
-        for (const use of symbol && isFunctionNode(fn) ? fn.getDescendantsOfKind(SyntaxKind.Identifier) : []) {
+        for (const use of symbol && isFunctionNode(fn) ? identifiersReferringTo(fn, symbol) : []) {
           const inner = use.getParent();
-          if (use.getSymbol() === symbol && Node.isCallExpression(inner) && inner.getArguments()[0] === use) store ??= lookupKey(inner);
+          if (Node.isCallExpression(inner) && inner.getArguments()[0] === use) store ??= lookupKey(inner);
         }
       }
       // (one finding per tool and store: its first lookup)
@@ -503,14 +511,13 @@ function fastmcpSessionChanges(tools: readonly ToolRegistration[]): Array<{ at: 
       const symbol = name.getSymbol();
       for (const access of tool.handler.getDescendantsOfKind(SyntaxKind.PropertyAccessExpression)) {
         const object = access.getExpression();
-        if (access.getName() === 'session' && Node.isIdentifier(object) && object.getSymbol() === symbol) sessions.push(access);
+        if (access.getName() === 'session' && Node.isIdentifier(object) && refersTo(object, symbol)) sessions.push(access);
       }
     } else if (Node.isObjectBindingPattern(name)) {
       for (const element of name.getElements()) {
         if ((element.getPropertyNameNode()?.getText() ?? element.getName()) !== 'session') continue;
         const symbol = element.getNameNode().getSymbol();
-        for (const id of tool.handler.getDescendantsOfKind(SyntaxKind.Identifier))
-          if (id !== element.getNameNode() && id.getSymbol() === symbol) sessions.push(id);
+        for (const id of identifiersReferringTo(tool.handler, symbol)) if (id !== element.getNameNode()) sessions.push(id);
       }
     }
     for (const session of sessions) {
@@ -553,7 +560,7 @@ function setAtInitialize(
   const name = variable.getNameNode();
   if (!Node.isIdentifier(name)) return undefined;
   const symbol = name.getSymbol();
-  const references = factory.getDescendantsOfKind(SyntaxKind.Identifier).filter((id) => id !== name && id.getSymbol() === symbol);
+  const references = identifiersReferringTo(factory, symbol).filter((id) => id !== name);
   const writes = references.filter((id) => changedAt(id));
   if (writes.length === 0) return undefined;
   let hook: string | undefined;
@@ -622,7 +629,7 @@ function toolMutating(variable: Node, tools: ReadonlyArray<{ name: string; handl
       if (id.getText() === name && id.getSymbol() === symbol && changedAt(id, 0, unreadable)) return tool.name;
     }
     // (through a function the tool calls by name: `setUnit(args.unit)`, a local setter of the factory)
-    if (tool.handler.getDescendantsOfKind(SyntaxKind.CallExpression).some((call) => callChangesVariable(call, symbol))) return tool.name;
+    if (descendantsOfKind(tool.handler, SyntaxKind.CallExpression).some((call) => callChangesVariable(call, symbol))) return tool.name;
   }
   return undefined;
 }
@@ -637,7 +644,7 @@ function instanceStateChangedByTools(
 ): Array<{ field: Node; name: string; className: string; made: Node; tool: string }> {
   const found: Array<{ field: Node; name: string; className: string; made: Node; tool: string }> = [];
   for (const tool of tools) {
-    for (const self of tool.handler?.getDescendantsOfKind(SyntaxKind.ThisKeyword) ?? []) {
+    for (const self of tool.handler ? thisUnder(tool.handler) : []) {
       // (`this` of an arrow is the enclosing method's, constructor's or field initializer's: the class instance)
       const owner = self.getFirstAncestor(
         (a) => Node.isClassDeclaration(a) || (ts.isFunctionLike(a.compilerNode) && !Node.isArrowFunction(a)),
@@ -744,8 +751,6 @@ function sessionResource(variable: Node, tools: ReadonlyArray<{ name: string; ha
   if (!Node.isVariableDeclaration(variable) || !Node.isIdentifier(variable.getNameNode())) return undefined;
   if (!ownsResource(variable)) return undefined;
   const symbol = variable.getSymbol();
-  const user = tools.find(
-    (tool) => !!tool.handler && tool.handler.getDescendantsOfKind(SyntaxKind.Identifier).some((id) => id.getSymbol() === symbol),
-  );
+  const user = tools.find((tool) => !!tool.handler && identifiersReferringTo(tool.handler, symbol).length > 0);
   return user?.name;
 }

@@ -5,6 +5,7 @@
 // included: the server it connected is a placeholder, so building it per request would serve nothing. This module
 // finds the second shape, and the child behind it: one child for every client, or one per connection.
 import { Node, SyntaxKind, type CallExpression, type NewExpression, type VariableDeclaration } from 'ts-morph';
+import { descendantsOfKind } from '../node-index';
 import type { FileFacts } from '../file-facts';
 import { resolveOrigin } from '../resolve';
 import type { BridgePlan, BridgeRelay } from './model';
@@ -17,7 +18,7 @@ const PROCESS_STARTERS = new Set(['spawn', 'fork', 'exec', 'execFile']);
 
 /** The bridge a region's HTTP+SSE handler forwards to, if it takes the transport's messages over. */
 export function bridgeOf(region: RegionNode, facts: FileFacts, relPath: RelPathOf): BridgePlan | undefined {
-  const forward = region.fn.getDescendantsOfKind(SyntaxKind.BinaryExpression).find((assignment) => {
+  const forward = descendantsOfKind(region.fn, SyntaxKind.BinaryExpression).find((assignment) => {
     const target = assignment.getLeft();
     return (
       assignment.getOperatorToken().getKind() === SyntaxKind.EqualsToken &&
@@ -84,11 +85,11 @@ function relayOf(
 
 /** Where child processes start inside a node: `spawn(…)` and friends from child_process, `new StdioClientTransport(…)`. */
 function childStarts(within: Node): Array<CallExpression | NewExpression> {
-  const calls = within.getDescendantsOfKind(SyntaxKind.CallExpression).filter((call) => {
+  const calls = descendantsOfKind(within, SyntaxKind.CallExpression).filter((call) => {
     const origin = resolveOrigin(call.getExpression());
     return !!origin && CHILD_PROCESS.test(origin.module) && PROCESS_STARTERS.has(origin.name);
   });
-  const transports = within.getDescendantsOfKind(SyntaxKind.NewExpression).filter((construction) => {
+  const transports = descendantsOfKind(within, SyntaxKind.NewExpression).filter((construction) => {
     const origin = resolveOrigin(construction.getExpression());
     return !!origin && origin.name === 'StdioClientTransport' && /^@modelcontextprotocol\//.test(origin.module);
   });
@@ -97,7 +98,7 @@ function childStarts(within: Node): Array<CallExpression | NewExpression> {
 
 /** The child process the forwarding function writes to (`child.stdin.write(…)`): its declaration and start. */
 function childOfForward(forward: Node): { declaration: VariableDeclaration; start: Node } | undefined {
-  for (const call of forward.getDescendantsOfKind(SyntaxKind.CallExpression)) {
+  for (const call of descendantsOfKind(forward, SyntaxKind.CallExpression)) {
     const callee = call.getExpression();
     if (!Node.isPropertyAccessExpression(callee) || callee.getName() !== 'write') continue;
     const stream = callee.getExpression();

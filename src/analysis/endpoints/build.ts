@@ -3,7 +3,7 @@
 import { Node, SyntaxKind, ts, type Project, type SourceFile } from 'ts-morph';
 import { FileFacts } from '../file-facts';
 import { likelyString, resolveHandler, routeCalls, staticString } from '../routes';
-import { identifiersWithin, nodesOfKind } from '../node-index';
+import { descendantsOfKind, identifiersReferringTo, identifiersWithin, nodesOfKind } from '../node-index';
 import { servesMcp } from '../serves-mcp';
 import { bindSites, LOOPBACK } from '../binds';
 import { adapterFor } from '../../frameworks';
@@ -455,7 +455,7 @@ function originGuarded(region: RegionNode): boolean {
 
 /** The handler calls a project function that checks Origin (`if (rejectForeignOrigin(req, res)) return;`). */
 function callsOriginCheck(fn: Node): boolean {
-  return fn.getDescendantsOfKind(SyntaxKind.CallExpression).some((call) => {
+  return descendantsOfKind(fn, SyntaxKind.CallExpression).some((call) => {
     const target = resolveHandler(call.getExpression());
     return !!target && target !== fn && readsOrigin(target);
   });
@@ -594,7 +594,7 @@ function verdictOf(
  */
 function moduleStateSetForTools(block: Node, facts: FileFacts): { name: string; write: Node; tool: string } | undefined {
   const owner = block.getFirstAncestor((a) => isFunctionNode(a));
-  for (const assignment of block.getDescendantsOfKind(SyntaxKind.BinaryExpression)) {
+  for (const assignment of descendantsOfKind(block, SyntaxKind.BinaryExpression)) {
     if (!/^(?:[-+*/%&|^]|\*\*|<<|>>>?|&&|\|\||\?\?)?=$/.test(assignment.getOperatorToken().getText())) continue;
     const left = assignment.getLeft();
     if (!Node.isIdentifier(left) || assignment.getFirstAncestor((a) => isFunctionNode(a)) !== owner) continue;
@@ -603,7 +603,7 @@ function moduleStateSetForTools(block: Node, facts: FileFacts): { name: string; 
     if (declaration.getSourceFile() !== block.getSourceFile()) continue;
     if (['McpServer', 'SSEServerTransport', 'StreamableHTTPServerTransport'].some((s) => facts.holds(left, s as never))) continue;
     const symbol = left.getSymbol();
-    const tool = facts.tools.find((t) => t.handler?.getDescendantsOfKind(SyntaxKind.Identifier).some((id) => id.getSymbol() === symbol));
+    const tool = facts.tools.find((t) => !!t.handler && identifiersReferringTo(t.handler, symbol).length > 0);
     if (tool) return { name: left.getText(), write: assignment, tool: tool.name };
   }
   return undefined;
@@ -647,7 +647,7 @@ function transportHelpers(draft: DraftRegion): Array<{ call: Node; fn: FunctionN
   const region = handling(draft);
   const constructions = [...draft.facts.constructions('StreamableHTTPServerTransport'), ...draft.facts.constructions('SSEServerTransport')];
   const helpers: Array<{ call: Node; fn: FunctionNode }> = [];
-  for (const call of region.block.getDescendantsOfKind(SyntaxKind.CallExpression)) {
+  for (const call of descendantsOfKind(region.block, SyntaxKind.CallExpression)) {
     const fn = resolveHandler(call.getExpression());
     if (!isFunctionNode(fn) || contains(region.fn, fn) || helpers.some((h) => h.fn === fn)) continue;
     if (constructions.some((construction) => contains(fn, construction))) helpers.push({ call, fn });

@@ -3,6 +3,7 @@
 // request that calls it gets the same server. When nothing else reads the variable, the getter can build a fresh
 // server per call instead (the cache and its variable go); when something does, this names the reader.
 import { Node, SyntaxKind, type CallExpression, type Statement } from 'ts-morph';
+import { descendantsOfKind } from '../node-index';
 import type { CachedServerGetter } from './model';
 import {
   contains,
@@ -61,7 +62,7 @@ function calledFunction(call: CallExpression): FunctionNode | undefined {
 
 /** The outer variable the function returns (`return cached`), if it returns one: the mark of a memoiser. */
 function cachedVariable(fn: FunctionNode): Node | undefined {
-  for (const statement of fn.getDescendantsOfKind(SyntaxKind.ReturnStatement)) {
+  for (const statement of descendantsOfKind(fn, SyntaxKind.ReturnStatement)) {
     if (statement.getFirstAncestor(isFunctionNode) !== fn) continue;
     const value = statement.getExpression();
     const returned = value && Node.isIdentifier(value) ? value.getSymbol()?.getDeclarations()[0] : undefined;
@@ -102,8 +103,8 @@ function getterShape(
   if (!isCacheGuard(guard, isVariable) || !isBuild(assignment, isVariable)) return undefined;
   // The statements between configure the server: no other return, and no other write of the variable.
   for (const statement of statements.slice(2, -1)) {
-    if (statement.getDescendantsOfKind(SyntaxKind.ReturnStatement).some((r) => r.getFirstAncestor(isFunctionNode) === fn)) return undefined;
-    if (statement.getDescendantsOfKind(SyntaxKind.BinaryExpression).some((b) => isAssignmentTo(b, isVariable))) return undefined;
+    if (descendantsOfKind(statement, SyntaxKind.ReturnStatement).some((r) => r.getFirstAncestor(isFunctionNode) === fn)) return undefined;
+    if (descendantsOfKind(statement, SyntaxKind.BinaryExpression).some((b) => isAssignmentTo(b, isVariable))) return undefined;
   }
   return { variable, guard, assignment };
 }

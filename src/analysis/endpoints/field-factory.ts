@@ -3,6 +3,7 @@
 // can become a factory method of the class (`this.createMcpServer()`), when nothing but request handlers that connect
 // it per request uses the field; otherwise this names the use that keeps it.
 import { Node, SyntaxKind, type Identifier, type PropertyAccessExpression } from 'ts-morph';
+import { descendantsOfKind } from '../node-index';
 import type { FileFacts } from '../file-facts';
 import { resolveHandler } from '../routes';
 import type { ServerHoist } from './model';
@@ -106,7 +107,7 @@ function isFieldSetup(statement: Node, name: string): boolean {
   const target = resolveHandler(callee);
   return (
     expression.getArguments().some((a) => isFieldAccess(unwrapExpression(a), name)) &&
-    !(target && target.getDescendantsOfKind(SyntaxKind.CallExpression).some((c) => /\.(?:connect|listen)\(/.test(c.getText())))
+    !(target && descendantsOfKind(target, SyntaxKind.CallExpression).some((c) => /\.(?:connect|listen)\(/.test(c.getText())))
   );
 }
 

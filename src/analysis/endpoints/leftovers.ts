@@ -7,6 +7,7 @@
 // the function whose listener calls the handler). Such a finding carries the plan; when the plan is not carried out,
 // its one marker speaks for the endpoint.
 import { Node, SyntaxKind, type SourceFile } from 'ts-morph';
+import { descendantsOfKind } from '../node-index';
 import { resolveHandler } from '../routes';
 import { isSdkSymbol } from '../sdk-modules';
 import type { EndpointPlan, Span } from './model';
@@ -138,7 +139,7 @@ function reaching(node: Node, plans: EndpointPlan[], relPath: RelPathOf): Endpoi
       seen.add(target);
       const plan = plans.find((p) => p.regions.some((region) => sameSpan(target, region.fn, relPath)));
       if (plan) return plan;
-      for (const inner of target.getDescendantsOfKind(SyntaxKind.CallExpression)) {
+      for (const inner of descendantsOfKind(target, SyntaxKind.CallExpression)) {
         const callee = resolveHandler(inner.getExpression());
         if (callee) next.push(callee);
       }
@@ -159,7 +160,7 @@ function sameSpan(node: Node, span: Span, relPath: RelPathOf): boolean {
  * adapter knows, or a local class extending one.
  */
 function foreignTransportReason(file: SourceFile): string | undefined {
-  for (const construction of file.getDescendantsOfKind(SyntaxKind.NewExpression)) {
+  for (const construction of descendantsOfKind(file, SyntaxKind.NewExpression)) {
     const name = construction.getExpression().getText();
     const origin = foreignTransportOrigin(file, name);
     if (!origin) continue;

@@ -13,7 +13,7 @@ import {
   resolveHandler,
   routeCalls,
 } from '../routes';
-import { nodesOfKind } from '../node-index';
+import { descendantsOfKind, nodesOfKind } from '../node-index';
 import { resolveOrigin } from '../resolve';
 import { adapters } from '../../frameworks';
 import { nestRoute } from '../../frameworks/nest';
@@ -455,7 +455,7 @@ function rootOfQualified(name: Node): Node {
 export function pathBranches(fn: FunctionNode): IfStatement[] {
   const body = fn.getBody();
   if (!body) return [];
-  return body.getDescendantsOfKind(SyntaxKind.IfStatement).filter((s) => conditionConstraint(s.getExpression()).paths.length > 0);
+  return descendantsOfKind(body, SyntaxKind.IfStatement).filter((s) => conditionConstraint(s.getExpression()).paths.length > 0);
 }
 
 export function filesOf(node: Node): SourceFile[] {

@@ -5,6 +5,7 @@
 // AsyncLocalStorage holding it, and the lookups by session id read that instead. Otherwise: why not, for the marker.
 import * as path from 'node:path';
 import { Node, SyntaxKind, type SourceFile } from 'ts-morph';
+import { descendantsOfKind } from '../node-index';
 import { storeName, storeWrites } from '../stores';
 import { traceSessionState, type TracedState } from './session-state';
 import { contains, isFunctionNode, spanOf, unwrapExpression, type FunctionNode, type RelPathOf } from './spans';
@@ -166,7 +167,7 @@ function readerOf(lookup: Node, lookups: ReadonlySet<Node>, relPath: RelPathOf):
     return reader;
   }
   const statement = declaration.getFirstAncestorByKind(SyntaxKind.VariableStatement);
-  const pure = !!keySource && !Node.isCallExpression(keySource) && keySource.getDescendantsOfKind(SyntaxKind.CallExpression).length === 0;
+  const pure = !!keySource && !Node.isCallExpression(keySource) && descendantsOfKind(keySource, SyntaxKind.CallExpression).length === 0;
   if (!statement || statement.getDeclarationList().getDeclarations().length !== 1 || !pure)
     return `the session id \`${key.getText()}\` that keys \`${firstLine(lookup)}\` is declared where mcp-migrate cannot remove it`;
   reader.unusedKey = spanOf(statement, relPath);

@@ -2,6 +2,7 @@
 // with the statements that compute its inputs and answer early), or shared (one instance at module level, in an
 // enclosing function, or passed in as a parameter) — then it must become a factory first, and this says how.
 import { Node, SyntaxKind, type Block, type CallExpression, type CaseClause, type SourceFile, type Symbol as MorphSymbol } from 'ts-morph';
+import { descendantsOfKind, identifiersReferringTo, thisUnder } from '../node-index';
 import type { FileFacts } from '../file-facts';
 import { resolveHandler } from '../routes';
 import type { ServerHoist, ServerSource } from './model';
@@ -165,7 +166,7 @@ function destructuredCall(element: Node): Node | undefined {
  */
 function serverOfSessionOpener(facts: FileFacts, statements: Node[], region: RegionNode): ServerSourceResult | undefined {
   for (const statement of statements)
-    for (const call of statement.getDescendantsOfKind(SyntaxKind.CallExpression)) {
+    for (const call of descendantsOfKind(statement, SyntaxKind.CallExpression)) {
       const fn = resolveHandler(call.getExpression());
       if (!isFunctionNode(fn) || contains(region.fn, fn) || fn.getSourceFile() !== region.fn.getSourceFile()) continue;
       if (!facts.constructions('StreamableHTTPServerTransport').some((c) => contains(fn, c))) continue;
@@ -198,7 +199,7 @@ function serverOfSessionOpener(facts: FileFacts, statements: Node[], region: Reg
 /** A call in the statements that hands the SDK transport to other code (`this.servers.connect(id, transport)`). */
 function transportHandOff(facts: FileFacts, statements: Node[]): Node | undefined {
   for (const statement of statements)
-    for (const call of statement.getDescendantsOfKind(SyntaxKind.CallExpression)) {
+    for (const call of descendantsOfKind(statement, SyntaxKind.CallExpression)) {
       if (call.getArguments().some((a) => facts.holds(a, 'SSEServerTransport') || facts.holds(a, 'StreamableHTTPServerTransport')))
         if (!/\.(?:set|push|add|register\w*)$/.test(call.getExpression().getText())) return call;
     }
@@ -240,14 +241,14 @@ function built(
   const inside = new Set<MorphSymbol>();
   for (const parameter of region.fn.getParameters())
     for (const id of parameter.getDescendantsOfKind(SyntaxKind.Identifier)) addSymbol(inside, id);
-  for (const d of region.fn.getDescendantsOfKind(SyntaxKind.VariableDeclaration)) addSymbol(inside, d.getNameNode());
+  for (const d of descendantsOfKind(region.fn, SyntaxKind.VariableDeclaration)) addSymbol(inside, d.getNameNode());
   // (destructured locals: `const { authInfo } = await validate(req)`)
   for (const b of region.fn.getDescendantsOfKind(SyntaxKind.BindingElement)) addSymbol(inside, b.getNameNode());
   const roots = [expression, ...setup, ...prelude];
   // Early answers stay in the handler before it serves; only what builds the server decides where the factory lives.
   const requestScoped = [expression, ...setup].some(
     (r) =>
-      r.getDescendantsOfKind(SyntaxKind.ThisKeyword).length > 0 ||
+      thisUnder(r).length > 0 ||
       freeIdentifiers(r)
         .filter(kept(r))
         .some((id) => inside.has(valueSymbol(id)!)),
@@ -292,7 +293,7 @@ function setupStatements(anchor: Node, declaration: Node, connect: Node, machine
   const after = statements
     .slice(statements.indexOf(anchor as never) + 1)
     .filter((s) => !contains(s, connect) && (!machinery.touches(s) || withoutSessionStatements(s, machinery)));
-  const setup = new Set(after.filter((s) => s.getDescendantsOfKind(SyntaxKind.Identifier).some((id) => id.getSymbol() === symbol)));
+  const setup = new Set(after.filter((s) => identifiersReferringTo(s, symbol).length > 0));
   // …and what they need that is declared between (`const client = new Client(token)` before `server.load(client)`).
   for (let changed = true; changed;) {
     changed = false;
@@ -545,10 +546,9 @@ function destructuredFactoryCall(declaration: Node, region: RegionNode): string 
   if (!Node.isObjectBindingPattern(declaration.getParent())) return undefined;
   // (in this file: references across files would follow the property into the factory's `return { server }`)
   const symbol = declaration.getNameNode().getSymbol();
-  const uses = declaration
-    .getSourceFile()
-    .getDescendantsOfKind(SyntaxKind.Identifier)
-    .filter((id) => id.getSymbol() === symbol && id !== declaration.getNameNode() && !contains(region.fn, id));
+  const uses = identifiersReferringTo(declaration.getSourceFile(), symbol).filter(
+    (id) => id !== declaration.getNameNode() && !contains(region.fn, id),
+  );
   if (uses.some((id) => !keepsOnly(id))) return undefined;
   const property = declaration.getPropertyNameNode()?.getText() ?? declaration.getName();
   return `${templateText(init)}.${property}`;
@@ -581,9 +581,8 @@ function parameterHoist(
 ): { hoist?: ServerHoist; blocker?: string } {
   const index = owner.getParameters().indexOf(parameter as never);
   const symbol = (parameter as Node & { getNameNode(): Node }).getNameNode().getSymbol();
-  const otherUses = (owner.getBody()?.getDescendantsOfKind(SyntaxKind.Identifier) ?? []).filter(
-    (id) => id.getSymbol() === symbol && !contains(region.block, id),
-  );
+  const body = owner.getBody();
+  const otherUses = (body ? identifiersReferringTo(body, symbol) : []).filter((id) => !contains(region.block, id));
   if (otherUses.length > 0) {
     return {
       blocker: `the server parameter \`${name}\` is also used outside the request handler (\`${firstLine(statementOf(otherUses[0]) ?? otherUses[0])}\`)`,
@@ -763,7 +762,7 @@ function isSetupStatement(statement: Node, isServer: (node: Node) => boolean, ca
   const target = resolveHandler(callee);
   return (
     passesServer &&
-    !(target && target.getDescendantsOfKind(SyntaxKind.CallExpression).some((c) => /\.(?:connect|listen)\(/.test(c.getText())))
+    !(target && descendantsOfKind(target, SyntaxKind.CallExpression).some((c) => /\.(?:connect|listen)\(/.test(c.getText())))
   );
 }
 

@@ -6,6 +6,7 @@
 // endpoint's own lookups are what it falls back on for a request that does not carry the value.
 import * as path from 'node:path';
 import { Node, SyntaxKind, type CallExpression, type Project } from 'ts-morph';
+import { descendantsOfKind, identifiersReferringTo, thisUnder } from '../node-index';
 import { FileFacts } from '../file-facts';
 import { storeExpression, storeName } from '../stores';
 import { DISPOSAL, sessionIdTest, sessionStateCalls } from './sites';
@@ -183,7 +184,7 @@ function recordProperty(record: Node, name: string): Node | undefined {
 
 /** `new Workspace()`, `[]`, `new Map()`: every name in it is a module-level declaration or import `file` names too. */
 function madeFromModuleNames(made: Node, file: Node): boolean {
-  if (made.getDescendantsOfKind(SyntaxKind.ThisKeyword).length > 0) return false;
+  if (thisUnder(made).length > 0) return false;
   return [made, ...made.getDescendantsOfKind(SyntaxKind.Identifier)].every((id) => {
     if (!Node.isIdentifier(id)) return true;
     const parent = id.getParent();
@@ -350,7 +351,7 @@ function requestSource(value: Node, request: FunctionNode): Node | undefined {
   const init = declaration && Node.isVariableDeclaration(declaration) ? declaration.getInitializer() : undefined;
   if (init && readsRequest(init)) return unwrapExpression(init);
   // `let auth; … ({ auth } = await validate(req, res))`: an assignment in the endpoint.
-  const assigned = request.getDescendantsOfKind(SyntaxKind.BinaryExpression).find(
+  const assigned = descendantsOfKind(request, SyntaxKind.BinaryExpression).find(
     (b) =>
       b.getOperatorToken().getKind() === SyntaxKind.EqualsToken &&
       b
@@ -512,8 +513,8 @@ function requestReadOf(reader: Node): string | undefined {
   const name = param.getNameNode();
   if (!Node.isIdentifier(name)) return name.getText();
   const symbol = name.getSymbol();
-  for (const id of fn.getDescendantsOfKind(SyntaxKind.Identifier)) {
-    if (id === name || id.getSymbol() !== symbol) continue;
+  for (const id of identifiersReferringTo(fn, symbol)) {
+    if (id === name) continue;
     let read: Node = id;
     for (
       let parent = read.getParent();

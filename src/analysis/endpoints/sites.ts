@@ -2,11 +2,11 @@
 // stream, `transport.handlePostMessage(req, res)` takes its messages, `transport.handleRequest(req, res, body)` (or
 // `handleRequest(request)` on the Web-standard transport) serves Streamable HTTP. Also: the session machinery a
 // region uses, which a stateless endpoint drops.
-import { Node, SyntaxKind, type CallExpression, type SourceFile } from 'ts-morph';
+import { Node, SyntaxKind, type CallExpression, type SourceFile, type Symbol as MorphSymbol } from 'ts-morph';
 import { toolRegistrations } from '../tools';
 import { storeExpression, storeName } from '../stores';
 import type { FileFacts } from '../file-facts';
-import { identifiersUnder, nodesOfKind } from '../node-index';
+import { descendantsOfKind, identifiersUnder, nodesOfKind, refersToAny } from '../node-index';
 import { isSdkSymbol } from '../sdk-modules';
 import { resolveOrigin } from '../resolve';
 import { unwrapExpression } from './spans';
@@ -58,7 +58,7 @@ export function transportSites(facts: FileFacts): TransportSite[] {
 /** `X.connect(transport)` calls inside a node, where the argument holds an SDK HTTP transport. */
 export function connectCalls(facts: FileFacts, within: Node): Array<{ call: Node; server: Node; transport: Node }> {
   const found: Array<{ call: Node; server: Node; transport: Node }> = [];
-  for (const call of within.getDescendantsOfKind(SyntaxKind.CallExpression)) {
+  for (const call of descendantsOfKind(within, SyntaxKind.CallExpression)) {
     const callee = call.getExpression();
     if (!Node.isPropertyAccessExpression(callee) || callee.getName() !== 'connect') continue;
     const [transport] = call.getArguments();
@@ -140,7 +140,7 @@ const LOGGING = /^(?:console|logger|log|debug|logging)$|Logger$/i;
 export function sessionStateCalls(facts: FileFacts, region: Node, sessionIdParameters: readonly Node[] = []): Node[] {
   const isSessionId = sessionIdTest(region, sessionIdParameters);
   const found: Node[] = [];
-  for (const call of region.getDescendantsOfKind(SyntaxKind.CallExpression)) {
+  for (const call of descendantsOfKind(region, SyntaxKind.CallExpression)) {
     if (!call.getArguments().some(isSessionId)) continue;
     const callee = call.getExpression();
     if (CONVERSIONS.has(callee.getText())) continue;
@@ -159,7 +159,7 @@ export function sessionStateCalls(facts: FileFacts, region: Node, sessionIdParam
     if (Node.isPropertyAccessExpression(callee) && isTransportStore(facts, callee.getExpression(), region)) continue;
     found.push(call);
   }
-  for (const assignment of region.getDescendantsOfKind(SyntaxKind.BinaryExpression)) {
+  for (const assignment of descendantsOfKind(region, SyntaxKind.BinaryExpression)) {
     const target = assignment.getLeft();
     if (assignment.getOperatorToken().getKind() !== SyntaxKind.EqualsToken || !Node.isElementAccessExpression(target)) continue;
     const key = target.getArgumentExpression();
@@ -174,7 +174,7 @@ export function sessionIdTest(region: Node, sessionIdParameters: readonly Node[]
   const ids = sessionIdSymbols(region);
   for (const parameter of sessionIdParameters) ids.add(parameter.getSymbol());
   const isSessionId = (arg: Node): boolean =>
-    (Node.isIdentifier(arg) && ids.has(arg.getSymbol())) ||
+    (Node.isIdentifier(arg) && refersToAny(arg, ids as Set<MorphSymbol | undefined>)) ||
     (Node.isPropertyAccessExpression(arg) && arg.getName() === 'sessionId') ||
     ((Node.isNonNullExpression(arg) || Node.isAsExpression(arg)) && isSessionId(arg.getExpression()));
   return isSessionId;
@@ -195,14 +195,14 @@ function isTransportStore(facts: FileFacts, receiver: Node, region: Node): boole
         facts.holds(node, 'SSEServerTransport') || facts.holds(node, 'StreamableHTTPServerTransport') || /transport/i.test(node.getText()),
     );
   const file = region.getSourceFile();
-  const stores = file.getDescendantsOfKind(SyntaxKind.CallExpression).some((call) => {
+  const stores = descendantsOfKind(file, SyntaxKind.CallExpression).some((call) => {
     const callee = call.getExpression();
     if (!Node.isPropertyAccessExpression(callee) || callee.getName() !== 'set' || callee.getExpression().getText() !== text) return false;
     return carriesTransport(call.getArguments()[1]);
   });
   return (
     stores ||
-    file.getDescendantsOfKind(SyntaxKind.BinaryExpression).some((assignment) => {
+    descendantsOfKind(file, SyntaxKind.BinaryExpression).some((assignment) => {
       const target = assignment.getLeft();
       return (
         assignment.getOperatorToken().getKind() === SyntaxKind.EqualsToken &&
@@ -275,7 +275,7 @@ const CONVERSIONS = new Set(['String', 'Number', 'decodeURIComponent', 'encodeUR
 /** The session ids of a region: what `sessionIdGenerator` returns, the callbacks' ids, header/query reads. */
 function sessionIdSymbols(region: Node): Set<unknown> {
   const ids = new Set<unknown>();
-  for (const object of region.getDescendantsOfKind(SyntaxKind.ObjectLiteralExpression)) {
+  for (const object of descendantsOfKind(region, SyntaxKind.ObjectLiteralExpression)) {
     const generator = object.getProperty('sessionIdGenerator');
     const value = generator && Node.isPropertyAssignment(generator) ? generator.getInitializer() : undefined;
     if (value && Node.isArrowFunction(value)) {
@@ -292,7 +292,7 @@ function sessionIdSymbols(region: Node): Set<unknown> {
       if (parameter) ids.add(parameter.getNameNode().getSymbol());
     }
   }
-  for (const declaration of region.getDescendantsOfKind(SyntaxKind.VariableDeclaration)) {
+  for (const declaration of descendantsOfKind(region, SyntaxKind.VariableDeclaration)) {
     const initializer = declaration.getInitializer();
     if (initializer && isSessionIdRead(initializer)) ids.add(declaration.getNameNode().getSymbol());
   }

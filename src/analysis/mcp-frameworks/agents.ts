@@ -4,6 +4,7 @@
 // `agents/mcp/server`: a fresh SDK v2 server per request, Host and Origin validated (`dist/mcp/server/index.d.ts`).
 // The plan says what moves into the factory and which routes answer 410, or what keeps the agent.
 import { Node, SyntaxKind, type CallExpression, type ClassDeclaration } from 'ts-morph';
+import { descendantsOfKind, thisUnder } from '../node-index';
 import type { FileFacts } from '../file-facts';
 import { isSdkSymbol } from '../sdk-modules';
 import { resolveOrigin } from '../resolve';
@@ -87,7 +88,7 @@ export function agentsPlan(routeCall: CallExpression, facts: FileFacts): AgentsP
   const routes: AgentRoute[] = [];
   let blocker: AgentsPlan['blocker'];
   let endpoint = '/mcp';
-  for (const call of facts.sourceFile.getDescendantsOfKind(SyntaxKind.CallExpression)) {
+  for (const call of descendantsOfKind(facts.sourceFile, SyntaxKind.CallExpression)) {
     const route = call.getExpression();
     if (!Node.isPropertyAccessExpression(route) || !isRouteMethod(route.getName())) continue;
     if (agentClassOf(route.getExpression()) !== agent) continue;
@@ -154,7 +155,7 @@ function agentMembers(agent: ClassDeclaration): { server?: string; setup: string
   const init = agent.getMethod('init');
   if (init) {
     for (const statement of init.getStatements()) setup.push(dedented(statement));
-    const uses = init.getDescendantsOfKind(SyntaxKind.ThisKeyword).map((self) => self.getParentOrThrow());
+    const uses = thisUnder(init).map((self) => self.getParentOrThrow());
     props = uses.some((use) => Node.isPropertyAccessExpression(use) && use.getName() === 'props');
     const state = uses.find((use) => !(Node.isPropertyAccessExpression(use) && (use.getName() === 'server' || use.getName() === 'props')));
     if (state) {
