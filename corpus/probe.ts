@@ -64,16 +64,20 @@ interface ToolClient {
   close(): Promise<void>;
 }
 
-async function listAndCall(client: ToolClient, tool: RecipeTool | undefined): Promise<string> {
+async function listAndCall(client: ToolClient, tools: RecipeTool[]): Promise<string> {
   try {
     const names = (await client.listTools()).tools.map((t) => t.name);
-    if (!tool) {
+    if (tools.length === 0) {
       if (names.length === 0) throw new Error('no tools listed');
       return `${names.length} tools listed`;
     }
-    if (!names.includes(tool.name)) throw new Error(`${tool.name} not among the ${names.length} tools listed: ${names.join(', ')}`);
-    const text = checkedText(await client.callTool({ name: tool.name, arguments: tool.arguments }), tool);
-    return `${names.length} tools listed; ${tool.name} → ${JSON.stringify(text.slice(0, 120))}`;
+    const answers: string[] = [];
+    for (const tool of tools) {
+      if (!names.includes(tool.name)) throw new Error(`${tool.name} not among the ${names.length} tools listed: ${names.join(', ')}`);
+      const text = checkedText(await client.callTool({ name: tool.name, arguments: tool.arguments }), tool);
+      answers.push(`${tool.name} → ${JSON.stringify(text.slice(0, 120))}`);
+    }
+    return `${names.length} tools listed; ${answers.join('; ')}`;
   } finally {
     await client.close().catch(() => undefined);
   }
@@ -84,7 +88,7 @@ export function probeLegacy(
   base: string,
   legacy: { client: LegacyClient; path: string },
   headers: Record<string, string>,
-  tool?: RecipeTool,
+  tools: RecipeTool[] = [],
 ) {
   return probe(`${legacy.client} client`, async () => {
     const url = new URL(legacy.path, base);
@@ -94,21 +98,21 @@ export function probeLegacy(
         ? new SSEClientTransport(url, { requestInit: { headers } })
         : new V1Transport(url, { requestInit: { headers } });
     await client.connect(transport);
-    return listAndCall(client, tool);
+    return listAndCall(client, tools);
   });
 }
 
-function probeV1(endpoint: URL, headers: Record<string, string>, tool?: RecipeTool) {
+function probeV1(endpoint: URL, headers: Record<string, string>, tools: RecipeTool[]) {
   return probe('v1 Streamable HTTP client', async () => {
     const client = new V1Client({ name: 'corpus-2025', version: '1.0.0' });
     const transport = new V1Transport(endpoint, { requestInit: { headers } });
     await client.connect(transport);
     if (transport.sessionId !== undefined) throw new Error(`the server assigned a session id (${transport.sessionId})`);
-    return listAndCall(client, tool);
+    return listAndCall(client, tools);
   });
 }
 
-function probeV2(endpoint: URL, headers: Record<string, string>, tool?: RecipeTool) {
+function probeV2(endpoint: URL, headers: Record<string, string>, tools: RecipeTool[]) {
   return probe('v2 client pinned to 2026-07-28', async () => {
     const client = new V2Client({ name: 'corpus-2026', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
     await client.connect(new V2Transport(endpoint, { requestInit: { headers } }));
@@ -117,7 +121,7 @@ function probeV2(endpoint: URL, headers: Record<string, string>, tool?: RecipeTo
       await client.close();
       throw new Error(`negotiated ${String(version)}`);
     }
-    return listAndCall(client, tool);
+    return listAndCall(client, tools);
   });
 }
 
@@ -179,13 +183,8 @@ async function probeWire(
 }
 
 /** Every probe of a migrated server; the v2 client only on the 2026-07-28 target. */
-export async function probeMigrated(
-  endpoint: URL,
-  headers: Record<string, string>,
-  tool: RecipeTool | undefined,
-  withV2: boolean,
-): Promise<Probes> {
-  const v1 = await probeV1(endpoint, headers, tool);
-  const v2: StepResult = withV2 ? await probeV2(endpoint, headers, tool) : { status: 'n/a' };
+export async function probeMigrated(endpoint: URL, headers: Record<string, string>, tools: RecipeTool[], withV2: boolean): Promise<Probes> {
+  const v1 = await probeV1(endpoint, headers, tools);
+  const v2: StepResult = withV2 ? await probeV2(endpoint, headers, tools) : { status: 'n/a' };
   return { v1, v2, ...(await probeWire(endpoint, headers)) };
 }

@@ -42,7 +42,8 @@ export interface Recipe {
   legacy?: { client: LegacyClient; path: string };
   endpoint: string;
   headers: Record<string, string>;
-  tool?: RecipeTool;
+  /** The tools to call, in order: `tool`, then `moreTools` (a tool that uses the request context, a prompt's neighbour). */
+  tools: RecipeTool[];
   /** Seconds each of install, build and typecheck may take (default 600). */
   stepTimeout: number;
   notes?: string;
@@ -67,6 +68,7 @@ const KNOWN_KEYS = new Set([
   'endpoint',
   'headers',
   'tool',
+  'moreTools',
   'stepTimeout',
   'notes',
 ]);
@@ -132,15 +134,16 @@ export function parseRecipe(id: string, raw: unknown): Recipe {
       `"legacy" must be { client: 'sse' | 'streamable', path }`,
     );
   }
-  const tool = r.tool;
-  if (tool !== undefined) {
+  const tools = [r.tool, ...(Array.isArray(r.moreTools) ? r.moreTools : [])].filter((tool) => tool !== undefined);
+  need(r.moreTools === undefined || Array.isArray(r.moreTools), '"moreTools" must be an array of tools');
+  for (const tool of tools) {
     need(
       isObject(tool) &&
         typeof tool.name === 'string' &&
         (tool.arguments === undefined || isObject(tool.arguments)) &&
         (tool.expectText === undefined || typeof tool.expectText === 'string') &&
         (tool.expectError === undefined || typeof tool.expectError === 'boolean'),
-      '"tool" must be { name, arguments?, expectText?, expectError? }',
+      '"tool" and each of "moreTools" must be { name, arguments?, expectText?, expectError? }',
     );
   }
   if (runnable) {
@@ -151,7 +154,6 @@ export function parseRecipe(id: string, raw: unknown): Recipe {
   if (problems.length > 0) throw new Error(`${id}: ${problems.join('; ')}`);
 
   const s = start as Json | undefined;
-  const t = tool as Json | undefined;
   return {
     id,
     repo: r.repo as string,
@@ -175,12 +177,12 @@ export function parseRecipe(id: string, raw: unknown): Recipe {
     legacy: legacy as Recipe['legacy'],
     endpoint: (r.endpoint as string | undefined) ?? '/mcp',
     headers: (r.headers as Record<string, string> | undefined) ?? {},
-    tool: t && {
+    tools: (tools as Json[]).map((t) => ({
       name: t.name as string,
       arguments: (t.arguments as Record<string, unknown> | undefined) ?? {},
       expectText: t.expectText as string | undefined,
       expectError: t.expectError === true,
-    },
+    })),
     stepTimeout: (r.stepTimeout as number | undefined) ?? 600,
     notes: r.notes as string | undefined,
   };

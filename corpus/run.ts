@@ -271,7 +271,7 @@ async function runBaseline(recipe: Recipe, source: string, copy: string, options
   const steps = await buildApp(recipe, copy);
   const legacy = recipe.legacy;
   const { boot, probed } = await bootAndProbe(recipe, copy, steps.install.status === 'ok' && steps.build.status !== 'failed', (base) =>
-    legacy ? probeLegacy(base, legacy, recipe.headers, recipe.tool) : Promise.resolve(NOT_APPLICABLE),
+    legacy ? probeLegacy(base, legacy, recipe.headers, recipe.tools) : Promise.resolve(NOT_APPLICABLE),
   );
   await dropNodeModules(recipe, copy, options);
   return { ...steps, boot, probe: probed ?? (boot.status === 'n/a' ? NOT_APPLICABLE : SKIPPED) };
@@ -373,7 +373,7 @@ async function runTarget(
   const built = steps.install.status === 'ok' && steps.build.status !== 'failed';
   const endpointPath = recipe.endpoint;
   const { boot, probed } = await bootAndProbe(recipe, copy, built, (base) =>
-    probeMigrated(new URL(endpointPath, base), recipe.headers, recipe.tool, target === '2026-07-28'),
+    probeMigrated(new URL(endpointPath, base), recipe.headers, recipe.tools, target === '2026-07-28'),
   );
   await dropNodeModules(recipe, copy, options);
   const probes: Probes = probed ?? allProbes(boot.status === 'n/a' ? NOT_APPLICABLE : SKIPPED);
