@@ -47,12 +47,20 @@ function reportFact(fact: SessionStateFact, { facts, report }: RuleContext): voi
         `Session state: \`${fact.at.getName()}\` is set when the session initializes (\`${fact.hook}\`) and ${fact.reader} reads it; without sessions a tool call reaches a fresh server that was never initialized, so it always sees its first value.`,
         { data: { clientInfo: true } },
       );
-    case 'factory-local':
+    case 'factory-local': {
+      const options = fact.nestedBlock ? { data: { nestedBlock: true } } : undefined;
+      if (fact.destructured)
+        return report(
+          fact.at,
+          `Session state: ${fact.destructured.map((n) => `\`${n}\``).join(', ')}, destructured in the per-session server factory (\`${fact.at.getText().split('\n')[0]}\`), ${fact.destructured.length > 1 ? 'are' : 'is'} what ${fact.changedIn} changes; a fresh server per request loses it.`,
+          options,
+        );
       return report(
         fact.at,
         `Session state: \`${fact.at.getName()}\` lives in the per-session server factory and ${fact.changedIn} changes it; a fresh server per request loses it.`,
-        fact.nestedBlock ? { data: { nestedBlock: true } } : undefined,
+        options,
       );
+    }
     case 'keyed-by-server':
       return report(
         fact.at,
@@ -61,6 +69,18 @@ function reportFact(fact: SessionStateFact, { facts, report }: RuleContext): voi
       );
     case 'handed-to-helper':
       return reportHandedState(fact, report);
+    case 'server-field':
+      return report(
+        fact.at,
+        `Session state: \`${fact.at.getText()}\` is a field of the server built for each session, and ${fact.handler} changes it; a fresh server per request loses it.`,
+        { data: { inInstance: 'McpServer' } },
+      );
+    case 'server-registration':
+      return report(
+        fact.at,
+        `Session state: ${fact.handler} changes what the server built for each session offers (\`${fact.at.getText().split('\n')[0]}\`; ${fact.what}); without sessions every request reaches a fresh server as the factory built it, and the change is lost.`,
+        { data: { inInstance: 'McpServer' } },
+      );
     default:
       return reportOtherFact(fact, facts.relPath, report);
   }

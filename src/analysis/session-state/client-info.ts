@@ -3,6 +3,10 @@
 import { Node, SyntaxKind, type CallExpression, type VariableDeclaration } from 'ts-morph';
 import { isFunctionNode } from '../endpoints/spans';
 import { changedAt } from '../state-changes';
+import { resolveOrigin } from '../resolve';
+import { staticString } from '../routes';
+import { isMcpModule } from '../sdk-modules';
+import { callersOf } from './factories';
 import type { StateHandler } from './handlers';
 
 const CLIENT_INFO = /^(?:getClientCapabilities|getClientVersion)$/;
@@ -14,6 +18,10 @@ export function clientInfoReads(tools: readonly StateHandler[]): Array<{ call: C
     for (const call of tool.handler?.getDescendantsOfKind(SyntaxKind.CallExpression) ?? []) {
       const callee = call.getExpression();
       if (!Node.isPropertyAccessExpression(callee) || !CLIENT_INFO.test(callee.getName()) || call.getArguments().length > 0) continue;
+      // (the initialize hook itself runs where the server has just learned it)
+      if (initializeHook(call)) continue;
+      // (`createMcpHandler(factory, { legacy: 'reject' })` serves only 2026-07-28 clients, whose every request declares it)
+      if (servedOnlyToModernClients(call, 0)) continue;
       if (!found.some((f) => f.call === call)) found.push({ call, reader: tool.name });
     }
   }
@@ -41,7 +49,9 @@ export function setAtInitialize(
     if (!at) return undefined;
     hook ??= at;
   }
-  const reader = tools.find((tool) => !!tool.handler && references.some((id) => tool.handler!.containsRange(id.getPos(), id.getEnd())));
+  // (a handler that reads it: the initialize hook's own writes are not reads)
+  const reads = references.filter((id) => !writes.includes(id));
+  const reader = tools.find((tool) => !!tool.handler && reads.some((id) => tool.handler!.containsRange(id.getPos(), id.getEnd())));
   return hook && reader ? { hook, reader: reader.name } : undefined;
 }
 
@@ -65,4 +75,32 @@ function initializeHook(node: Node): string | undefined {
     }
   }
   return undefined;
+}
+
+/** How many functions up a read is followed to the factory handed to `createMcpHandler`. */
+const MAX_FACTORY_DEPTH = 3;
+
+/**
+ * Every way the code around `node` runs is the server factory handed to `createMcpHandler(factory, { legacy: 'reject'
+ * })`: the v2 SDK serves only 2026-07-28 clients there, and fills what a client declares from each request's envelope.
+ */
+function servedOnlyToModernClients(node: Node, depth: number): boolean {
+  const fn = node.getFirstAncestor((a) => isFunctionNode(a));
+  if (!isFunctionNode(fn) || depth > MAX_FACTORY_DEPTH) return false;
+  const handed = fn.getParent();
+  if (Node.isCallExpression(handed) && handed.getArguments()[0] === fn && rejectsLegacyClients(handed)) return true;
+  // (a callback — a tool's handler — runs as part of what encloses it; a named function, wherever it is called)
+  const named = Node.isFunctionDeclaration(fn) || Node.isVariableDeclaration(fn.getParent());
+  if (!named) return servedOnlyToModernClients(fn, depth);
+  const callers = callersOf(fn);
+  return callers.length > 0 && callers.every((call) => servedOnlyToModernClients(call, depth + 1));
+}
+
+/** `createMcpHandler(…, { legacy: 'reject' })` from the SDK. */
+function rejectsLegacyClients(call: CallExpression): boolean {
+  const origin = resolveOrigin(call.getExpression());
+  if (origin?.name !== 'createMcpHandler' || !isMcpModule(origin.module)) return false;
+  const options = call.getArguments()[1];
+  const legacy = Node.isObjectLiteralExpression(options) ? options.getProperty('legacy') : undefined;
+  return Node.isPropertyAssignment(legacy) && staticString(legacy.getInitializer()) === 'reject';
 }

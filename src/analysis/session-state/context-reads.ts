@@ -6,6 +6,7 @@ import type { FileFacts } from '../file-facts';
 import type { EndpointPlan, Span } from '../endpoints/model';
 import { unwrapExpression } from '../endpoints/spans';
 import { referencesOf } from '../references';
+import { staticString } from '../routes';
 import { storeName, storeWrites } from '../stores';
 import { contextParameters } from './handlers';
 import type { SessionStateFact } from './model';
@@ -16,17 +17,19 @@ export function sessionIdReads(facts: FileFacts, sourceFile: SourceFile): Sessio
   return [...idAccesses(facts, sourceFile, handlers), ...idDestructured(facts, sourceFile, handlers), ...idParameters(facts, sourceFile)];
 }
 
-/** `extra.sessionId` in a handler, or `server.server.transport?.sessionId` in a tool. */
+/** `extra.sessionId` (or `extra['sessionId']`) in a handler, or `server.server.transport?.sessionId` in a tool. */
 function idAccesses(facts: FileFacts, sourceFile: SourceFile, handlers: ReadonlySet<Node>): SessionStateFact[] {
   const found: SessionStateFact[] = [];
-  for (const access of nodesOfKind(sourceFile, SyntaxKind.PropertyAccessExpression)) {
-    if (access.getName() !== 'sessionId') continue;
-    const object = access.getExpression();
+  const accesses = [
+    ...nodesOfKind(sourceFile, SyntaxKind.PropertyAccessExpression).filter((access) => access.getName() === 'sessionId'),
+    ...nodesOfKind(sourceFile, SyntaxKind.ElementAccessExpression).filter(
+      (access) => staticString(access.getArgumentExpression()) === 'sessionId',
+    ),
+  ];
+  for (const access of accesses) {
+    const object = unwrapExpression(access.getExpression());
     // `server.server.transport?.sessionId` in a tool: the id of the transport that served the session.
-    const viaTransport =
-      Node.isPropertyAccessExpression(object) &&
-      object.getName() === 'transport' &&
-      access.getAncestors().some((ancestor) => handlers.has(ancestor));
+    const viaTransport = namesTransport(object) && access.getAncestors().some((ancestor) => handlers.has(ancestor));
     if (!viaTransport && (!Node.isIdentifier(object) || !isHandlerContext(object, handlers, facts))) continue;
     // The key of a credentials lookup the endpoint migration makes request-scoped: the plan carries it out.
     const carried = credentialsPlanAt(facts, access);
@@ -34,6 +37,14 @@ function idAccesses(facts: FileFacts, sourceFile: SourceFile, handlers: Readonly
     found.push({ kind: 'session-id-read', at: access, carried, filled });
   }
   return found;
+}
+
+/** `….transport`, or a local initialised with it (`const t = server.server.transport`). */
+function namesTransport(object: Node): boolean {
+  const declaration = Node.isIdentifier(object) ? object.getSymbol()?.getDeclarations()[0] : undefined;
+  const init = Node.isVariableDeclaration(declaration) ? declaration.getInitializer() : undefined;
+  const value = init ? unwrapExpression(init) : object;
+  return Node.isPropertyAccessExpression(value) && value.getName() === 'transport';
 }
 
 /** const { sessionId } = extra;  — the id destructured from the handler context in the handler's body. */
@@ -72,22 +83,48 @@ const CONTEXT_PARAM = /^(?:extra|ctx|context|requestExtra|handlerExtra)$/;
 
 /**
  * The identifier names a tool or request handler's context: a handler's parameter (or one typed or named as a
- * context), or a local named as one inside a handler (`const [args, extra] = params` with rest parameters); never a
- * transport (its `sessionId` is the transport rules' business).
+ * context), a local named as one inside a handler (`const [args, extra] = params` with rest parameters), or what
+ * was handed one (`const meta = extra`, the parameter of `keyOf(extra)`); never a transport (its `sessionId` is the
+ * transport rules' business).
  */
-function isHandlerContext(object: Node, handlers: ReadonlySet<Node>, facts: FileFacts): boolean {
+function isHandlerContext(object: Node, handlers: ReadonlySet<Node>, facts: FileFacts, depth = 0): boolean {
   const declaration = object.getSymbol()?.getDeclarations()[0];
   if (!declaration) return false;
-  if (Node.isParameterDeclaration(declaration)) {
-    const typed = namesContextType(declaration.getTypeNode(), 0);
-    if (!handlers.has(declaration.getParent()) && !typed && !CONTEXT_PARAM.test(object.getText())) return false;
-  } else if (
-    !(Node.isBindingElement(declaration) || Node.isVariableDeclaration(declaration)) ||
-    !CONTEXT_PARAM.test(object.getText()) ||
-    !declaration.getAncestors().some((ancestor) => handlers.has(ancestor))
-  )
-    return false;
+  if (!namedAsContext(object, declaration, handlers) && !handedContext(declaration, handlers, facts, depth)) return false;
   return !facts.holds(object, 'StreamableHTTPServerTransport') && !facts.holds(object, 'SSEServerTransport');
+}
+
+function namedAsContext(object: Node, declaration: Node, handlers: ReadonlySet<Node>): boolean {
+  if (Node.isParameterDeclaration(declaration))
+    return handlers.has(declaration.getParent()) || namesContextType(declaration.getTypeNode(), 0) || CONTEXT_PARAM.test(object.getText());
+  return (
+    (Node.isBindingElement(declaration) || Node.isVariableDeclaration(declaration)) &&
+    CONTEXT_PARAM.test(object.getText()) &&
+    declaration.getAncestors().some((ancestor) => handlers.has(ancestor))
+  );
+}
+
+/** How far a context is followed through aliases and the parameters it is handed to. */
+const MAX_CONTEXT_DEPTH = 3;
+
+/** `const meta = extra`, or a parameter of a project function some call hands a context to (`keyOf(extra)`). */
+function handedContext(declaration: Node, handlers: ReadonlySet<Node>, facts: FileFacts, depth: number): boolean {
+  if (depth >= MAX_CONTEXT_DEPTH) return false;
+  const isContext = (node: Node | undefined) => {
+    const value = node && unwrapExpression(node);
+    return !!value && Node.isIdentifier(value) && isHandlerContext(value, handlers, facts, depth + 1);
+  };
+  if (Node.isVariableDeclaration(declaration)) return isContext(declaration.getInitializer());
+  if (!Node.isParameterDeclaration(declaration)) return false;
+  const fn = declaration.getParent();
+  const index = (fn as Node & { getParameters?(): Node[] }).getParameters?.().indexOf(declaration) ?? -1;
+  const named = Node.isFunctionDeclaration(fn) ? fn : fn.getParentIfKind(SyntaxKind.VariableDeclaration);
+  const name = named?.getNameNode();
+  if (index < 0 || !name || !Node.isIdentifier(name)) return false;
+  return referencesOf(name).some((reference) => {
+    const call = reference.getParent();
+    return Node.isCallExpression(call) && call.getExpression() === reference && isContext(call.getArguments()[index]);
+  });
 }
 
 /** Does a parameter's type name the SDK handler context, directly or through local type aliases? */

@@ -1,6 +1,6 @@
 // The functions whose locals live as long as one server (a per-session server factory, a function registering tools
 // on each connection's server), whether a call runs per request, and lookups keyed by the server built there.
-import { Node, SyntaxKind, type CallExpression, type ParameterDeclaration, type SourceFile } from 'ts-morph';
+import { Node, SyntaxKind, type CallExpression, type ParameterDeclaration, type SourceFile, type Symbol as MorphSymbol } from 'ts-morph';
 import type { FileFacts } from '../file-facts';
 import { routeContextsOf } from '../routes';
 import { resolveOrigin } from '../resolve';
@@ -8,6 +8,7 @@ import { isMcpModule } from '../sdk-modules';
 import { isFunctionNode, type FunctionNode } from '../endpoints/spans';
 import { referencesOf } from '../references';
 import { requestHandlers, type StateHandler } from './handlers';
+import { factoryServers, serverChain } from './server-state';
 
 /**
  * The functions whose locals live as long as one server: those that build it (`new McpServer(…)`), and those that
@@ -37,7 +38,7 @@ export function serverFactories(facts: FileFacts, sourceFile: SourceFile): Array
 }
 
 /** Calls of a named function of the project (`registerTools(server)`), in any file of the project. */
-function callersOf(fn: FunctionNode): CallExpression[] {
+export function callersOf(fn: FunctionNode): CallExpression[] {
   const declaration = Node.isFunctionDeclaration(fn) ? fn : fn.getParentIfKind(SyntaxKind.VariableDeclaration);
   const name = declaration?.getNameNode();
   if (!name || !Node.isIdentifier(name)) return [];
@@ -74,26 +75,42 @@ export function keyedByServer(
   tools: readonly StateHandler[],
 ): Array<{ call: CallExpression; store: string; tool: string }> {
   const found: Array<{ call: CallExpression; store: string; tool: string }> = [];
-  const servers = new Set(
-    factory
-      .getDescendantsOfKind(SyntaxKind.VariableDeclaration)
-      .filter((v) => v.getFirstAncestor((a) => isFunctionNode(a)) === factory && facts.holds(v.getNameNode(), 'McpServer'))
-      .map((v) => v.getSymbol()),
-  );
-  servers.delete(undefined);
+  const servers = factoryServers(factory, facts);
   if (servers.size === 0) return found;
   for (const tool of tools) {
     if (!tool.handler || !factory.containsRange(tool.handler.getPos(), tool.handler.getEnd())) continue;
-    for (const id of tool.handler.getDescendantsOfKind(SyntaxKind.Identifier)) {
-      if (!servers.has(id.getSymbol())) continue;
-      const call = id.getParent();
-      if (!Node.isCallExpression(call) || call.getArguments()[0] !== id) continue;
+    for (const key of serverKeys(tool.handler, servers)) {
+      const call = key.getParent();
+      if (!Node.isCallExpression(call) || call.getArguments()[0] !== key) continue;
       const store = lookupKey(call) ?? keyedThroughParameter(call);
       // (one finding per tool and store: its first lookup)
       if (store && !found.some((f) => f.store === store && f.tool === tool.name)) found.push({ call, store, tool: tool.name });
     }
   }
   return found;
+}
+
+/**
+ * What stands for the server in a handler: a reference to it with the members around it (`server`, `server.server`,
+ * `server.server.transport!`), and the references to a local of the handler initialised with one (`const t = …`).
+ */
+function serverKeys(handler: Node, servers: ReadonlySet<MorphSymbol>): Node[] {
+  const keys: Node[] = [];
+  for (const id of handler.getDescendantsOfKind(SyntaxKind.Identifier)) {
+    const symbol = id.getSymbol();
+    if (!symbol || !servers.has(symbol)) continue;
+    const key = serverChain(id);
+    keys.push(key);
+    const alias = key.getParent();
+    if (!Node.isVariableDeclaration(alias) || alias.getInitializer() !== key) continue;
+    const aliasSymbol = alias.getSymbol();
+    keys.push(
+      ...handler
+        .getDescendantsOfKind(SyntaxKind.Identifier)
+        .filter((use) => use !== alias.getNameNode() && use.getSymbol() === aliasSymbol),
+    );
+  }
+  return keys;
 }
 
 /** `store.get(key)` / `set` / `has`: the store. */

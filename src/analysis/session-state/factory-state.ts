@@ -6,9 +6,10 @@ import { isFunctionNode, type FunctionNode } from '../endpoints/spans';
 import { setAtInitialize } from './client-info';
 import { keyedByServer, serverFactories } from './factories';
 import { stateHandedToHelpers } from './handed-state';
-import { toolMutating, type StateHandler } from './handlers';
+import { handlerChanging, patternNames, toolMutating, type StateHandler } from './handlers';
 import type { SessionStateFact } from './model';
 import { sessionResource } from './resources';
+import { serverStateFacts } from './server-state';
 
 /** The facts of every server factory of the file, factory by factory. */
 export function factoryStateFacts(facts: FileFacts, sourceFile: SourceFile, mutators: readonly StateHandler[]): SessionStateFact[] {
@@ -17,6 +18,7 @@ export function factoryStateFacts(facts: FileFacts, sourceFile: SourceFile, muta
     const body = (factory as Node & { getBody?(): Node | undefined }).getBody?.();
     if (!body || !Node.isBlock(body)) continue;
     found.push(...factoryLocalFacts(factory, body, construction, facts, mutators));
+    found.push(...serverStateFacts(factory, facts, mutators));
     for (const keyed of keyedByServer(factory, facts, mutators))
       found.push({ kind: 'keyed-by-server', at: keyed.call, store: keyed.store, tool: keyed.tool });
     for (const handed of stateHandedToHelpers(body, mutators))
@@ -41,7 +43,9 @@ function factoryLocalFacts(
   for (const variable of variables) {
     const server = variable.getInitializer();
     const isServer = !!server && ((!!construction && server === construction) || facts.holds(variable.getNameNode(), 'McpServer'));
-    const user = isServer ? undefined : sessionResource(variable, mutators);
+    // (what a handler changes on the server itself is a field of it: ./server-state)
+    if (isServer) continue;
+    const user = sessionResource(variable, mutators);
     if (user) {
       found.push({ kind: 'factory-resource', at: variable, user });
       continue;
@@ -51,10 +55,17 @@ function factoryLocalFacts(
       found.push({ kind: 'set-at-initialize', at: variable, hook: initialized.hook, reader: initialized.reader });
       continue;
     }
-    const changedIn = toolMutating(variable, mutators);
     // (one declared in a nested block is the factory's too, but --unsafe moves only the factory's own statements)
-    if (changedIn)
-      found.push({ kind: 'factory-local', at: variable, changedIn, nestedBlock: variable.getParent()?.getParent()?.getParent() !== body });
+    const nestedBlock = variable.getParent()?.getParent()?.getParent() !== body;
+    const changedIn = toolMutating(variable, mutators);
+    if (changedIn) found.push({ kind: 'factory-local', at: variable, changedIn, nestedBlock });
+    // const { board } = makeState(); — each name the pattern declares is the factory's own state
+    const changed = patternNames(variable.getNameNode()).flatMap((name) => {
+      const by = handlerChanging(name, false, mutators);
+      return by ? [{ name: name.getText(), by }] : [];
+    });
+    if (changed.length > 0)
+      found.push({ kind: 'factory-local', at: variable, changedIn: changed[0].by, nestedBlock, destructured: changed.map((c) => c.name) });
   }
   return found;
 }

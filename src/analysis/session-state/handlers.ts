@@ -1,9 +1,10 @@
 // The functions that hold a session's state in their hands: tool handlers and low-level request handlers, where a
 // handler takes its context, and which of them change a variable.
 import { nodesOfKind, identifiersUnder } from '../node-index';
-import { Node, SyntaxKind, type SourceFile } from 'ts-morph';
+import { Node, SyntaxKind, type Identifier, type SourceFile } from 'ts-morph';
 import { resolveHandler, staticString } from '../routes';
 import { toolAnnotationsArgument, type ToolRegistration } from '../tools';
+import type { FileFacts } from '../file-facts';
 import { callChangesVariable, changedAt, isFreshContainer } from '../state-changes';
 
 /** A tool or request handler, with how findings name it (`tool \`add\``, `the \`tools/call\` handler`). */
@@ -12,12 +13,37 @@ export interface StateHandler {
   handler?: Node;
 }
 
-/** Every tool of the file and every low-level request handler, named for findings. */
-export function stateHandlers(tools: readonly ToolRegistration[], sourceFile: SourceFile): StateHandler[] {
+/**
+ * Every tool of the file, every low-level request handler, and the other callbacks a session's requests and
+ * notifications run (prompts, resources, `setNotificationHandler`), named for findings: what any of them changes
+ * in a per-session factory lives as long as the session.
+ */
+export function stateHandlers(tools: readonly ToolRegistration[], sourceFile: SourceFile, facts: FileFacts): StateHandler[] {
   return [
     ...tools.map((t) => ({ name: `tool \`${t.name}\``, handler: t.handler })),
     ...requestHandlers(sourceFile).map(({ method, handler }) => ({ name: `the \`${method}\` handler`, handler })),
+    ...promptAndResourceHandlers(sourceFile, facts),
+    ...requestHandlers(sourceFile, 'setNotificationHandler').map(({ method, handler }) => ({ name: `the \`${method}\` handler`, handler })),
   ];
+}
+
+const PROMPT_OR_RESOURCE = /^(?:prompt|registerPrompt|resource|registerResource)$/;
+
+/** `server.prompt(name, …, cb)`, `registerPrompt(name, config, cb)`, `server.resource(name, uri, …, cb)`, `registerResource(…)`. */
+function promptAndResourceHandlers(sourceFile: SourceFile, facts: FileFacts): StateHandler[] {
+  const found: StateHandler[] = [];
+  for (const call of nodesOfKind(sourceFile, SyntaxKind.CallExpression)) {
+    const callee = call.getExpression();
+    const args = call.getArguments();
+    if (!Node.isPropertyAccessExpression(callee) || !PROMPT_OR_RESOURCE.test(callee.getName()) || args.length < 2) continue;
+    const handler = resolveHandler(args[args.length - 1]);
+    const name = staticString(args[0]);
+    // (an MCP server's, or one registered the way servers register them: not `inquirer.prompt(questions)`)
+    if (!handler || (!facts.holds(callee.getExpression(), 'McpServer') && name === undefined)) continue;
+    const kind = /prompt/i.test(callee.getName()) ? 'prompt' : 'resource';
+    found.push({ name: `${kind} \`${name ?? args[0].getText()}\``, handler });
+  }
+  return found;
 }
 
 /**
@@ -51,12 +77,15 @@ export function contextParameters(
   return result;
 }
 
-/** Low-level `server.setRequestHandler(Schema | 'method', handler)` registrations. */
-export function requestHandlers(sourceFile: SourceFile): Array<{ method: string; handler: Node }> {
+/** Low-level `server.setRequestHandler(Schema | 'method', handler)` registrations (or `setNotificationHandler`'s). */
+export function requestHandlers(
+  sourceFile: SourceFile,
+  registration: 'setRequestHandler' | 'setNotificationHandler' = 'setRequestHandler',
+): Array<{ method: string; handler: Node }> {
   const result: Array<{ method: string; handler: Node }> = [];
   for (const call of nodesOfKind(sourceFile, SyntaxKind.CallExpression)) {
     const callee = call.getExpression();
-    if (!Node.isPropertyAccessExpression(callee) || callee.getName() !== 'setRequestHandler') continue;
+    if (!Node.isPropertyAccessExpression(callee) || callee.getName() !== registration) continue;
     const [method, handlerArg] = call.getArguments();
     const handler = resolveHandler(handlerArg);
     if (method && handler) result.push({ method: staticString(method) ?? method.getText(), handler });
@@ -66,19 +95,35 @@ export function requestHandlers(sourceFile: SourceFile): Array<{ method: string;
 
 /** Description of a tool or request handler that mutates the variable (assigns it, or calls a mutating method on it). */
 export function toolMutating(variable: Node, tools: readonly StateHandler[]): string | undefined {
-  if (!(Node.isVariableDeclaration(variable) || Node.isParameterDeclaration(variable)) || !Node.isIdentifier(variable.getNameNode()))
-    return undefined;
-  const symbol = variable.getSymbol();
-  const name = variable.getName();
+  if (!(Node.isVariableDeclaration(variable) || Node.isParameterDeclaration(variable))) return undefined;
+  const name = variable.getNameNode();
+  if (!Node.isIdentifier(name)) return undefined;
   // A container made here (`{ history: [] }`, `new Map()`) handed to code the analysis cannot read may be changed there.
   const unreadable = Node.isVariableDeclaration(variable) && isFreshContainer(variable.getInitializer());
+  return handlerChanging(name, unreadable, tools);
+}
+
+/** The first handler that changes what the binding `name` declares holds, directly or through a function it calls. */
+export function handlerChanging(name: Identifier, unreadable: boolean, tools: readonly StateHandler[]): string | undefined {
+  const symbol = name.getSymbol();
+  const text = name.getText();
   for (const tool of tools) {
     if (!tool.handler) continue;
     for (const id of identifiersUnder(tool.handler)) {
-      if (id.getText() === name && id.getSymbol() === symbol && changedAt(id, 0, unreadable)) return tool.name;
+      if (id.getText() === text && id.getSymbol() === symbol && changedAt(id, 0, unreadable)) return tool.name;
     }
     // (through a function the tool calls by name: `setUnit(args.unit)`, a local setter of the factory)
     if (tool.handler.getDescendantsOfKind(SyntaxKind.CallExpression).some((call) => callChangesVariable(call, symbol))) return tool.name;
   }
   return undefined;
+}
+
+/** The names a destructuring pattern declares (`{ board, meta: { count } }`, `[items]`), nested patterns included. */
+export function patternNames(pattern: Node): Identifier[] {
+  if (!Node.isObjectBindingPattern(pattern) && !Node.isArrayBindingPattern(pattern)) return [];
+  return pattern.getElements().flatMap((element) => {
+    if (!Node.isBindingElement(element)) return [];
+    const name = element.getNameNode();
+    return Node.isIdentifier(name) ? [name] : patternNames(name);
+  });
 }

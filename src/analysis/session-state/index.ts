@@ -18,7 +18,7 @@ export type { SessionStateFact } from './model';
 
 /** Every session-state fact of the file, in the order the rule reports them. */
 export function sessionStateFacts(facts: FileFacts, sourceFile: SourceFile): SessionStateFact[] {
-  const mutators = stateHandlers(facts.tools, sourceFile);
+  const mutators = stateHandlers(facts.tools, sourceFile, facts);
   const found: SessionStateFact[] = [...sessionIdReads(facts, sourceFile), ...factoryStateFacts(facts, sourceFile, mutators)];
   for (const { at, tool } of fastmcpSessionChanges(facts.tools)) found.push({ kind: 'fastmcp-session', at, tool });
   for (const { call, reader } of clientInfoReads(mutators)) found.push({ kind: 'client-info-read', at: call, reader });

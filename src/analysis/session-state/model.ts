@@ -13,12 +13,16 @@ export type SessionStateFact =
   | { kind: 'factory-resource'; at: VariableDeclaration; user: string }
   /** A factory variable only the initialize hook sets, read by `reader`. */
   | { kind: 'set-at-initialize'; at: VariableDeclaration; hook: string; reader: string }
-  /** A factory variable a handler changes. */
-  | { kind: 'factory-local'; at: VariableDeclaration; changedIn: string; nestedBlock: boolean }
+  /** A factory variable a handler changes (`destructured`: the names of a destructuring declaration it changes). */
+  | { kind: 'factory-local'; at: VariableDeclaration; changedIn: string; nestedBlock: boolean; destructured?: string[] }
   /** A store looked up by the server the factory built. */
   | { kind: 'keyed-by-server'; at: CallExpression; store: string; tool: string }
   /** A value made per server (`perRequest`: per request or connection) handed to `helper`, whose tools change it. */
   | { kind: 'handed-to-helper'; at: Node; helper: string; changedIn: string; perRequest: boolean }
+  /** A field the project adds to the server built per session (`server.history`), changed by `handler`. */
+  | { kind: 'server-field'; at: Node; handler: string }
+  /** A tool, prompt or resource of the session's server that `handler` registers or switches (`admin.enable()`). */
+  | { kind: 'server-registration'; at: Node; handler: string; what: string }
   /** fastmcp's `context.session` changed by a tool. */
   | { kind: 'fastmcp-session'; at: Node; tool: string }
   /** `getClientCapabilities()` / `getClientVersion()` read by `reader`. */
