@@ -1,6 +1,6 @@
 // The functions whose locals live as long as one server (a per-session server factory, a function registering tools
 // on each connection's server), whether a call runs per request, and lookups keyed by the server built there.
-import { Node, SyntaxKind, type CallExpression, type ParameterDeclaration, type SourceFile, type Symbol as MorphSymbol } from 'ts-morph';
+import { Node, SyntaxKind, type CallExpression, type ParameterDeclaration, type SourceFile } from 'ts-morph';
 import type { FileFacts } from '../file-facts';
 import { routeContextsOf } from '../routes';
 import { resolveOrigin } from '../resolve';
@@ -8,7 +8,7 @@ import { isMcpModule } from '../sdk-modules';
 import { isFunctionNode, type FunctionNode } from '../endpoints/spans';
 import { referencesOf } from '../references';
 import { requestHandlers, type StateHandler } from './handlers';
-import { factoryServers, serverChain } from './server-state';
+import { factoryServers, serverChain, serverReferences } from './server-state';
 
 /**
  * The functions whose locals live as long as one server: those that build it (`new McpServer(…)`), and those that
@@ -79,7 +79,7 @@ export function keyedByServer(
   if (servers.size === 0) return found;
   for (const tool of tools) {
     if (!tool.handler || !factory.containsRange(tool.handler.getPos(), tool.handler.getEnd())) continue;
-    for (const key of serverKeys(tool.handler, servers)) {
+    for (const key of serverReferences(tool.handler, servers).map(serverChain)) {
       const call = key.getParent();
       if (!Node.isCallExpression(call) || call.getArguments()[0] !== key) continue;
       const store = lookupKey(call) ?? keyedThroughParameter(call);
@@ -88,29 +88,6 @@ export function keyedByServer(
     }
   }
   return found;
-}
-
-/**
- * What stands for the server in a handler: a reference to it with the members around it (`server`, `server.server`,
- * `server.server.transport!`), and the references to a local of the handler initialised with one (`const t = …`).
- */
-function serverKeys(handler: Node, servers: ReadonlySet<MorphSymbol>): Node[] {
-  const keys: Node[] = [];
-  for (const id of handler.getDescendantsOfKind(SyntaxKind.Identifier)) {
-    const symbol = id.getSymbol();
-    if (!symbol || !servers.has(symbol)) continue;
-    const key = serverChain(id);
-    keys.push(key);
-    const alias = key.getParent();
-    if (!Node.isVariableDeclaration(alias) || alias.getInitializer() !== key) continue;
-    const aliasSymbol = alias.getSymbol();
-    keys.push(
-      ...handler
-        .getDescendantsOfKind(SyntaxKind.Identifier)
-        .filter((use) => use !== alias.getNameNode() && use.getSymbol() === aliasSymbol),
-    );
-  }
-  return keys;
 }
 
 /** `store.get(key)` / `set` / `has`: the store. */

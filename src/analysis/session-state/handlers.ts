@@ -21,10 +21,29 @@ export interface StateHandler {
 export function stateHandlers(tools: readonly ToolRegistration[], sourceFile: SourceFile, facts: FileFacts): StateHandler[] {
   return [
     ...tools.map((t) => ({ name: `tool \`${t.name}\``, handler: t.handler })),
+    ...madeHandlers(tools, sourceFile),
     ...requestHandlers(sourceFile).map(({ method, handler }) => ({ name: `the \`${method}\` handler`, handler })),
     ...promptAndResourceHandlers(sourceFile, facts),
     ...requestHandlers(sourceFile, 'setNotificationHandler').map(({ method, handler }) => ({ name: `the \`${method}\` handler`, handler })),
   ];
+}
+
+/**
+ * `server.tool(name, schema, makeHandler(name, store))`: a tool whose handler a call makes, which the analysis cannot
+ * see into; the call stands for the handler, so what it is handed (`store`) and changes counts as what the tool changes.
+ */
+function madeHandlers(tools: readonly ToolRegistration[], sourceFile: SourceFile): StateHandler[] {
+  const found: StateHandler[] = [];
+  for (const call of nodesOfKind(sourceFile, SyntaxKind.CallExpression)) {
+    const callee = call.getExpression();
+    const form = Node.isPropertyAccessExpression(callee) ? callee.getName() : '';
+    if ((form !== 'tool' && form !== 'registerTool') || tools.some((t) => t.node === call && t.handler)) continue;
+    const args = call.getArguments();
+    const callback = args[form === 'tool' ? args.length - 1 : 2];
+    if (args.length < 2 || !callback || !Node.isCallExpression(callback)) continue;
+    found.push({ name: `tool \`${staticString(args[0]) ?? args[0].getText()}\``, handler: callback });
+  }
+  return found;
 }
 
 const PROMPT_OR_RESOURCE = /^(?:prompt|registerPrompt|resource|registerResource)$/;

@@ -24,6 +24,26 @@ export function factoryServers(factory: FunctionNode, facts: FileFacts): Set<Mor
   return servers;
 }
 
+/**
+ * What stands for the server in a handler: the references to it, and those to a local of the handler initialised
+ * with the members around one (`const t = server.server.transport!`).
+ */
+export function serverReferences(handler: Node, servers: ReadonlySet<MorphSymbol>): Node[] {
+  const references: Node[] = [];
+  const identifiers = handler.getDescendantsOfKind(SyntaxKind.Identifier);
+  for (const id of identifiers) {
+    const symbol = id.getSymbol();
+    if (!symbol || !servers.has(symbol)) continue;
+    references.push(id);
+    const key = serverChain(id);
+    const alias = key.getParent();
+    if (!Node.isVariableDeclaration(alias) || alias.getInitializer() !== key) continue;
+    const aliasSymbol = alias.getSymbol();
+    references.push(...identifiers.filter((use) => use !== alias.getNameNode() && use.getSymbol() === aliasSymbol));
+  }
+  return references;
+}
+
 /** `server.server.transport!`: the member chain (and the wrappers) around a reference to the server. */
 export function serverChain(reference: Node): Node {
   let node = reference;
@@ -50,9 +70,9 @@ export function serverStateFacts(factory: FunctionNode, facts: FileFacts, handle
   const registered = registeredInFactory(factory, servers);
   for (const { name, handler } of handlers) {
     if (!handler || !factory.containsRange(handler.getPos(), handler.getEnd())) continue;
+    for (const reference of serverReferences(handler, servers)) found.push(...serverChanges(reference, name));
     for (const id of handler.getDescendantsOfKind(SyntaxKind.Identifier)) {
       const symbol = id.getSymbol();
-      if (symbol && servers.has(symbol)) found.push(...serverChanges(id, name));
       const registration = symbol && registered.get(symbol);
       const call = id.getParent()?.getParent();
       const member = id.getParent();
