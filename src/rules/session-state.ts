@@ -61,6 +61,17 @@ function reportFact(fact: SessionStateFact, { facts, report }: RuleContext): voi
         options,
       );
     }
+    case 'background-state':
+      return report(
+        fact.at,
+        `Session state: \`${fact.at.getName()}\` is changed by what the per-session server factory starts (\`${fact.starter}\`) and ${fact.reader} reads it; a fresh server per request starts it over, so the reader sees it as it began.`,
+      );
+    case 'servers-collected':
+      return report(
+        fact.at,
+        `Session state: \`${fact.at.getText().split('\n')[0]}\` keeps the server built for each session in \`${fact.store}\`, and ${fact.reader} reads it; without sessions a request's server is done once it answers, so \`${fact.store}\` holds only the servers of requests in flight.`,
+        { data: { keyedByServer: fact.store } },
+      );
     case 'keyed-by-server':
       return report(
         fact.at,

@@ -9,7 +9,8 @@ import { stateHandedToHelpers } from './handed-state';
 import { handlerChanging, patternNames, toolMutating, type StateHandler } from './handlers';
 import type { SessionStateFact } from './model';
 import { sessionResource } from './resources';
-import { serverStateFacts } from './server-state';
+import { changedInBackground } from './background';
+import { collectedServers, serverStateFacts } from './server-state';
 
 /** The facts of every server factory of the file, factory by factory. */
 export function factoryStateFacts(facts: FileFacts, sourceFile: SourceFile, mutators: readonly StateHandler[]): SessionStateFact[] {
@@ -18,7 +19,7 @@ export function factoryStateFacts(facts: FileFacts, sourceFile: SourceFile, muta
     const body = (factory as Node & { getBody?(): Node | undefined }).getBody?.();
     if (!body || !Node.isBlock(body)) continue;
     found.push(...factoryLocalFacts(factory, body, construction, facts, mutators));
-    found.push(...serverStateFacts(factory, facts, mutators));
+    found.push(...serverStateFacts(factory, facts, mutators), ...collectedServers(factory, facts, mutators));
     for (const keyed of keyedByServer(factory, facts, mutators))
       found.push({ kind: 'keyed-by-server', at: keyed.call, store: keyed.store, tool: keyed.tool });
     for (const handed of stateHandedToHelpers(body, mutators))
@@ -59,6 +60,8 @@ function factoryLocalFacts(
     const nestedBlock = variable.getParent()?.getParent()?.getParent() !== body;
     const changedIn = toolMutating(variable, mutators);
     if (changedIn) found.push({ kind: 'factory-local', at: variable, changedIn, nestedBlock });
+    const background = changedIn ? undefined : changedInBackground(variable, factory, mutators);
+    if (background) found.push({ kind: 'background-state', at: variable, ...background });
     // const { board } = makeState(); — each name the pattern declares is the factory's own state
     const changed = patternNames(variable.getNameNode()).flatMap((name) => {
       const by = handlerChanging(name, false, mutators);

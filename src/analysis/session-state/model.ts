@@ -15,6 +15,10 @@ export type SessionStateFact =
   | { kind: 'set-at-initialize'; at: VariableDeclaration; hook: string; reader: string }
   /** A factory variable a handler changes (`destructured`: the names of a destructuring declaration it changes). */
   | { kind: 'factory-local'; at: VariableDeclaration; changedIn: string; nestedBlock: boolean; destructured?: string[] }
+  /** A factory variable a timer, listener or promise callback the factory starts (`starter`) changes, read by `reader`. */
+  | { kind: 'background-state'; at: VariableDeclaration; starter: string; reader: string }
+  /** The server built per session put into a collection outside the factory (`store`) that `reader` reads. */
+  | { kind: 'servers-collected'; at: CallExpression; store: string; reader: string }
   /** A store looked up by the server the factory built. */
   | { kind: 'keyed-by-server'; at: CallExpression; store: string; tool: string }
   /** A value made per server (`perRequest`: per request or connection) handed to `helper`, whose tools change it. */

@@ -125,3 +125,33 @@ function serverRoot(expression: Node): MorphSymbol | undefined {
   while (Node.isPropertyAccessExpression(node)) node = unwrapExpression(node.getExpression());
   return Node.isIdentifier(node) ? node.getSymbol() : undefined;
 }
+
+const COLLECT = /^(?:add|push|unshift|set)$/;
+
+/**
+ * `live.add(server)` in the factory, into a collection declared outside it that a handler reads (a broadcast to every
+ * session): each session's server stayed in it while the session lived; a request's server is gone once it answers.
+ */
+export function collectedServers(factory: FunctionNode, facts: FileFacts, handlers: readonly StateHandler[]): SessionStateFact[] {
+  const servers = factoryServers(factory, facts);
+  const found: SessionStateFact[] = [];
+  for (const call of factory.getDescendantsOfKind(SyntaxKind.CallExpression)) {
+    const callee = call.getExpression();
+    if (!Node.isPropertyAccessExpression(callee) || !COLLECT.test(callee.getName())) continue;
+    // (the factory's own code: a handler's `visits.set(server, …)` is a lookup keyed by the server)
+    if (handlers.some(({ handler }) => !!handler && handler.containsRange(call.getPos(), call.getEnd()))) continue;
+    const values = callee.getName() === 'set' ? call.getArguments().slice(1) : call.getArguments();
+    const holdsServer = values.some((arg) => {
+      const root = unwrapExpression(arg);
+      return Node.isIdentifier(root) && servers.has(root.getSymbol()!);
+    });
+    const collection = serverRoot(callee.getExpression());
+    const declaration = collection?.getDeclarations()[0];
+    if (!holdsServer || !collection || !declaration || factory.containsRange(declaration.getPos(), declaration.getEnd())) continue;
+    const reader = handlers.find(
+      ({ handler }) => !!handler && handler.getDescendantsOfKind(SyntaxKind.Identifier).some((id) => id.getSymbol() === collection),
+    );
+    if (reader) found.push({ kind: 'servers-collected', at: call, store: callee.getExpression().getText(), reader: reader.name });
+  }
+  return found;
+}
