@@ -13,8 +13,11 @@ export const sessionState: Rule = {
     doc:
       'Without protocol sessions every request may reach a fresh server, so state keyed by `extra.sessionId`, state captured ' +
       'in a per-session server factory (or made there, or in the route handler of each connection, and handed to the function ' +
-      'that registers the tools), a server a ' +
-      'package builds per session, what the client declared at `initialize` (read back by a tool), or an AsyncLocalStorage ' +
+      'that registers the tools), state a prompt, resource or notification handler or a timer or listener the factory starts ' +
+      'changes, fields and registrations a tool changes on the server built per session (or stores keyed by it or its ' +
+      'transport, or collecting it), a server a ' +
+      'package builds per session, what the client declared at `initialize` (read back by a tool; not under ' +
+      "`createMcpHandler(…, { legacy: 'reject' })`, which fills it from every request), or an AsyncLocalStorage " +
       'context entered per session silently resets. Revision ' +
       '2026-07-28 replaces hidden session state with explicit handles: a `create_*`/`open_*` tool returns an unguessable ' +
       'handle that later calls pass as an ordinary argument (§ "Stateful Tools", SEP-2567).',
@@ -47,25 +50,31 @@ function reportFact(fact: SessionStateFact, { facts, report }: RuleContext): voi
         `Session state: \`${fact.at.getName()}\` is set when the session initializes (\`${fact.hook}\`) and ${fact.reader} reads it; without sessions a tool call reaches a fresh server that was never initialized, so it always sees its first value.`,
         { data: { clientInfo: true } },
       );
-    case 'factory-local': {
-      const options = fact.nestedBlock ? { data: { nestedBlock: true } } : undefined;
-      if (fact.destructured)
-        return report(
-          fact.at,
-          `Session state: ${fact.destructured.map((n) => `\`${n}\``).join(', ')}, destructured in the per-session server factory (\`${fact.at.getText().split('\n')[0]}\`), ${fact.destructured.length > 1 ? 'are' : 'is'} what ${fact.changedIn} changes; a fresh server per request loses it.`,
-          options,
-        );
-      return report(
-        fact.at,
-        `Session state: \`${fact.at.getName()}\` lives in the per-session server factory and ${fact.changedIn} changes it; a fresh server per request loses it.`,
-        options,
-      );
-    }
+    case 'factory-local':
+      return reportFactoryLocal(fact, report);
     case 'background-state':
       return report(
         fact.at,
         `Session state: \`${fact.at.getName()}\` is changed by what the per-session server factory starts (\`${fact.starter}\`) and ${fact.reader} reads it; a fresh server per request starts it over, so the reader sees it as it began.`,
       );
+    case 'handed-to-helper':
+      return reportHandedState(fact, report);
+    case 'servers-collected':
+    case 'keyed-by-server':
+    case 'server-field':
+    case 'server-registration':
+      return reportServerFact(fact, report);
+    default:
+      return reportOtherFact(fact, facts.relPath, report);
+  }
+}
+
+/** State kept on or by the server built for each session. */
+function reportServerFact(
+  fact: Extract<SessionStateFact, { kind: 'servers-collected' | 'keyed-by-server' | 'server-field' | 'server-registration' }>,
+  report: Report,
+): void {
+  switch (fact.kind) {
     case 'servers-collected':
       return report(
         fact.at,
@@ -78,8 +87,6 @@ function reportFact(fact: SessionStateFact, { facts, report }: RuleContext): voi
         `Session state: ${fact.tool} looks up \`${fact.store}\` by the server built for each session (\`${fact.at.getText().split('\n')[0]}\`); without sessions every request has a new server, and the lookup misses.`,
         { data: { keyedByServer: fact.store } },
       );
-    case 'handed-to-helper':
-      return reportHandedState(fact, report);
     case 'server-field':
       return report(
         fact.at,
@@ -92,9 +99,25 @@ function reportFact(fact: SessionStateFact, { facts, report }: RuleContext): voi
         `Session state: ${fact.handler} changes what the server built for each session offers (\`${fact.at.getText().split('\n')[0]}\`; ${fact.what}); without sessions every request reaches a fresh server as the factory built it, and the change is lost.`,
         { data: { inInstance: 'McpServer' } },
       );
-    default:
-      return reportOtherFact(fact, facts.relPath, report);
   }
+}
+
+function reportFactoryLocal(fact: Extract<SessionStateFact, { kind: 'factory-local' }>, report: Report): void {
+  const options = fact.nestedBlock ? { data: { nestedBlock: true } } : undefined;
+  if (fact.destructured) {
+    const names = fact.destructured.map((n) => `\`${n}\``).join(', ');
+    const verb = fact.destructured.length > 1 ? 'are' : 'is';
+    return report(
+      fact.at,
+      `Session state: ${names}, destructured in the per-session server factory (\`${fact.at.getText().split('\n')[0]}\`), ${verb} what ${fact.changedIn} changes; a fresh server per request loses it.`,
+      options,
+    );
+  }
+  report(
+    fact.at,
+    `Session state: \`${fact.at.getName()}\` lives in the per-session server factory and ${fact.changedIn} changes it; a fresh server per request loses it.`,
+    options,
+  );
 }
 
 function reportSessionIdRead(
