@@ -445,6 +445,9 @@ class HandlerReader {
       const op = child.getOperatorToken().getText();
       if (/^(?:=|\+=|-=|\*=|\/=|%=|\*\*=|<<=|>>=|>>>=|&=|\|=|\^=|&&=|\|\|=|\?\?=)$/.test(op))
         this.assignment(child.getLeft(), op, child.getRight(), child, frame);
+    } else if ((Node.isForOfStatement(child) || Node.isForInStatement(child)) && !Node.isVariableDeclarationList(child.getInitializer())) {
+      // `for (last of items)`: the head assigns each element to what it names, as `last = …` would.
+      this.assignment(child.getInitializer(), '=', child.getExpression(), child, frame);
     } else if ((Node.isPrefixUnaryExpression(child) || Node.isPostfixUnaryExpression(child)) && isIncrement(child.getOperatorToken())) {
       if (this.stateSlot(child.getOperand(), frame))
         this.effects.push({ kind: 'repeating', what: `\`${textOf(child)}\` builds on the previous value` });
