@@ -5,7 +5,8 @@ import { Node, SyntaxKind, type CallExpression, type PropertyAccessExpression, t
 import { descendantsOfKind, identifiersReferringTo, thisUnder } from './node-index';
 import { isFunctionNode, rootOf, type FunctionNode } from './endpoints/spans';
 
-const MUTATORS = /^(?:push|pop|shift|unshift|splice|set|delete|add|clear|sort|reverse|fill)$/;
+// (`next` advances an iterator or generator: `ids.next()` moves a per-session sequence on)
+const MUTATORS = /^(?:push|pop|shift|unshift|splice|set|delete|add|clear|sort|reverse|fill|next)$/;
 const ASSIGNMENT = /^(?:[-+*/%&|^]|\*\*|<<|>>>?|&&|\|\||\?\?)?=$/;
 /** How deep calls are followed to see whether they change what they are handed. */
 const MAX_CHANGE_DEPTH = 2;

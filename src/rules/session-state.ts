@@ -52,6 +52,19 @@ function reportFact(fact: SessionStateFact, { facts, report }: RuleContext): voi
       );
     case 'factory-local':
       return reportFactoryLocal(fact, report);
+    case 'made-per-session':
+      if (fact.what === 'conversation')
+        return report(
+          fact.at,
+          `Session state: \`${fact.at.getName()}\` is a conversation the per-session server factory starts (\`${fact.made}\`) and ${fact.user} uses it; without sessions each request starts a new one, and what it kept is lost.`,
+        );
+      // (an endpoint that is already stateless drew it per request all along)
+      if (facts.endpoints.length > 0 && facts.endpoints.every((plan) => plan.stateless)) return;
+      return report(
+        fact.at,
+        `Session state: \`${fact.at.getName()}\` is drawn afresh in the per-session server factory (\`${fact.made}\`) and ${fact.user} reads it; without sessions every request draws a new one, so calls no longer agree on it.`,
+        { data: { drawnPerSession: true } },
+      );
     case 'background-state':
       return report(
         fact.at,

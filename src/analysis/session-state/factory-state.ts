@@ -10,6 +10,7 @@ import { handlerChanging, patternNames, toolMutating, type StateHandler } from '
 import type { SessionStateFact } from './model';
 import { sessionResource } from './resources';
 import { changedInBackground } from './background';
+import { madePerSession } from './made-per-session';
 import { collectedServers, serverStateFacts } from './server-state';
 
 /** The facts of every server factory of the file, factory by factory. */
@@ -62,6 +63,8 @@ function factoryLocalFacts(
     if (changedIn) found.push({ kind: 'factory-local', at: variable, changedIn, nestedBlock });
     const background = changedIn ? undefined : changedInBackground(variable, factory, mutators);
     if (background) found.push({ kind: 'background-state', at: variable, ...background });
+    const made = changedIn || background ? undefined : madePerSession(variable, mutators);
+    if (made) found.push({ kind: 'made-per-session', at: variable, what: made.kind, made: made.made, user: made.user });
     // const { board } = makeState(); — each name the pattern declares is the factory's own state
     const changed = patternNames(variable.getNameNode()).flatMap((name) => {
       const by = handlerChanging(name, false, mutators);

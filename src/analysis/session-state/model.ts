@@ -19,6 +19,8 @@ export type SessionStateFact =
   | { kind: 'background-state'; at: VariableDeclaration; starter: string; reader: string }
   /** The server built per session put into a collection outside the factory (`store`) that `reader` reads. */
   | { kind: 'servers-collected'; at: CallExpression; store: string; reader: string }
+  /** A factory value different for each session (a conversation a package keeps, a value drawn afresh) that `user` uses. */
+  | { kind: 'made-per-session'; at: VariableDeclaration; what: 'conversation' | 'drawn'; made: string; user: string }
   /** A store looked up by the server the factory built. */
   | { kind: 'keyed-by-server'; at: CallExpression; store: string; tool: string }
   /** A value made per server (`perRequest`: per request or connection) handed to `helper`, whose tools change it. */
