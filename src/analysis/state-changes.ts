@@ -119,8 +119,15 @@ export function callChangesVariable(call: CallExpression, symbol: MorphSymbol | 
  * The project function `call` runs changes the parameter its argument `index` arrives in; `undefined` when the callee
  * cannot be read (no declaration: an untyped package, an element of an array the analysis has no type for).
  */
-function callChangesArgument(call: CallExpression, index: number, depth: number): boolean | undefined {
-  const callee = call.getExpression();
+function callChangesArgument(call: CallExpression, argument: number, depth: number): boolean | undefined {
+  let callee = call.getExpression();
+  let index = argument;
+  // addItem.bind(null, items): the arguments after `this` arrive in addItem's parameters, in order
+  if (Node.isPropertyAccessExpression(callee) && callee.getName() === 'bind') {
+    callee = callee.getExpression();
+    index -= 1;
+    if (index < 0) return false;
+  }
   const named = Node.isPropertyAccessExpression(callee) ? callee.getNameNode() : callee;
   let fn: Node | undefined = named.getSymbol()?.getDeclarations()[0];
   // (a global the analysis has no declaration for, `JSON.stringify`, `console.log`, reads what it is handed)

@@ -37,10 +37,13 @@ function madeHandlers(tools: readonly ToolRegistration[], sourceFile: SourceFile
   for (const call of nodesOfKind(sourceFile, SyntaxKind.CallExpression)) {
     const callee = call.getExpression();
     const form = Node.isPropertyAccessExpression(callee) ? callee.getName() : '';
-    if ((form !== 'tool' && form !== 'registerTool') || tools.some((t) => t.node === call && t.handler)) continue;
+    if (form !== 'tool' && form !== 'registerTool') continue;
     const args = call.getArguments();
     const callback = args[form === 'tool' ? args.length - 1 : 2];
     if (args.length < 2 || !callback || !Node.isCallExpression(callback)) continue;
+    // (a handler read through `.bind(null, state)` still gets its state from the call that binds it)
+    const binds = /\.bind$/.test(callback.getExpression().getText()) && callback.getArguments().length > 1;
+    if (!binds && tools.some((t) => t.node === call && t.handler)) continue;
     found.push({ name: `tool \`${staticString(args[0]) ?? args[0].getText()}\``, handler: callback });
   }
   return found;
