@@ -263,10 +263,14 @@ interface Frame {
 
 class StepLimit extends Error {}
 
-export function inferToolEffects(handler: Node): Inference {
+/**
+ * What the handler does to state. `bound`: how many of its first parameters a `.bind(thisArg, …)` fills with values
+ * from where it is registered (state, not the tool's arguments).
+ */
+export function inferToolEffects(handler: Node, bound = 0): Inference {
   const reader = new HandlerReader();
   try {
-    reader.walk({ fn: handler, depth: 0 });
+    reader.walk({ fn: handler, depth: 0, args: bound > 0 ? Array<Origin>(bound).fill(SHARED) : undefined });
   } catch (error) {
     if (!(error instanceof StepLimit)) throw error;
     reader.effects.push({ kind: 'unknown', what: 'the handler is too large to follow' });
@@ -872,7 +876,10 @@ class HandlerReader {
     const declaration = declarationOf(identifier);
     if (!declaration) return false;
     const parameter = Node.isParameterDeclaration(declaration) ? declaration : declaration.getFirstAncestorByKind(SyntaxKind.Parameter);
-    return !!parameter && parameter.getParent() === root.fn;
+    if (!parameter || parameter.getParent() !== root.fn) return false;
+    // (one a `.bind(…)` fills is what the registration bound, not the tool's arguments or context)
+    const index = (root.fn as Node & { getParameters(): Node[] }).getParameters().indexOf(parameter);
+    return !root.args || root.args[index] === undefined;
   }
 
   // ── origins ────────────────────────────────────────────────────────────────────────────────────────────────────
