@@ -780,13 +780,14 @@ class HandlerReader {
     ) {
       return void this.effects.push(httpMethodEffect(method.toUpperCase(), `${receiver.getText()}.${method}`));
     }
+    // (a method of the project is read, whatever its name: `journal.add(line)` may append)
+    const fn = Node.isPropertyAccessExpression(callee) ? functionDeclaration(callee.getNameNode()) : undefined;
+    if (fn && !isWithin(fn, frame.fn)) return this.follow(fn, call, frame, method);
     if (MUTATING_METHODS.has(method)) {
       if (this.origin(receiver, frame) === SHARED) this.mutation(method, receiver, call, frame);
       return;
     }
     if (PURE_METHODS.has(method) || isLoggingMethod(method, receiver.getText())) return;
-    const fn = Node.isPropertyAccessExpression(callee) ? functionDeclaration(callee.getNameNode()) : undefined;
-    if (fn && !isWithin(fn, frame.fn)) return this.follow(fn, call, frame, method);
     this.opaqueCall(method, `calls \`${textOf(callee)}\``, call, frame, receiver);
   }
 
