@@ -5,10 +5,13 @@ import { Node, SyntaxKind, type CallExpression, type PropertyAccessExpression, t
 import { descendantsOfKind, identifiersReferringTo, thisUnder } from './node-index';
 import { isFunctionNode, rootOf, type FunctionNode } from './endpoints/spans';
 
-const MUTATORS = /^(?:push|pop|shift|unshift|splice|set|delete|add|clear|sort|reverse|fill)$/;
+// (`next` advances an iterator or generator: `ids.next()` moves a per-session sequence on)
+const MUTATORS = /^(?:push|pop|shift|unshift|splice|set|delete|add|clear|sort|reverse|fill|next)$/;
 const ASSIGNMENT = /^(?:[-+*/%&|^]|\*\*|<<|>>>?|&&|\|\||\?\?)?=$/;
 /** How deep calls are followed to see whether they change what they are handed. */
 const MAX_CHANGE_DEPTH = 2;
+/** How deep a destructuring assignment's pattern is followed. */
+const MAX_PATTERN_DEPTH = 8;
 
 /**
  * What `node` holds changes here: `node = …`, `node.a.b = …`, `node.count++`, `delete node[k]`, `node.list.push(…)`,
@@ -17,14 +20,21 @@ const MAX_CHANGE_DEPTH = 2;
  */
 export function changedAt(node: Node, depth = 0, unreadable = false): boolean {
   let target = node;
+  // (through members and the wrappers around them: `state!.items`, `(list as string[]).push(…)`)
   for (
     let up = target.getParent();
-    (Node.isPropertyAccessExpression(up) || Node.isElementAccessExpression(up)) && up.getExpression() === target;
+    (Node.isPropertyAccessExpression(up) ||
+      Node.isElementAccessExpression(up) ||
+      Node.isNonNullExpression(up) ||
+      Node.isParenthesizedExpression(up) ||
+      Node.isAsExpression(up)) &&
+    up.getExpression() === target;
     up = target.getParent()
   )
     target = up;
   const parent = target.getParent();
   if (Node.isBinaryExpression(parent) && parent.getLeft() === target) return ASSIGNMENT.test(parent.getOperatorToken().getText());
+  if (assignedByDestructuring(target)) return true;
   if (Node.isPrefixUnaryExpression(parent) || Node.isPostfixUnaryExpression(parent)) return /\+\+|--/.test(parent.getText());
   if (Node.isDeleteExpression(parent)) return true;
   if (!Node.isCallExpression(parent) || depth >= MAX_CHANGE_DEPTH) return false;
@@ -35,6 +45,27 @@ export function changedAt(node: Node, depth = 0, unreadable = false): boolean {
   if (index === 0 && /^Object\.assign$/.test(parent.getExpression().getText())) return true;
   const changes = index >= 0 ? callChangesArgument(parent, index, depth + 1) : false;
   return changes ?? unreadable;
+}
+
+/** `[prev, last] = [last, t]`, `({ total } = next)`, `for (last of items)`: a destructuring assignment writes it. */
+function assignedByDestructuring(target: Node): boolean {
+  let node = target;
+  for (let depth = 0; depth < MAX_PATTERN_DEPTH; depth++) {
+    const parent = node.getParent();
+    if ((Node.isForOfStatement(parent) || Node.isForInStatement(parent)) && parent.getInitializer() === node) return true;
+    if (Node.isBinaryExpression(parent) && parent.getLeft() === node)
+      return node !== target && parent.getOperatorToken().getKind() === SyntaxKind.EqualsToken;
+    const inPattern =
+      Node.isArrayLiteralExpression(parent) ||
+      Node.isObjectLiteralExpression(parent) ||
+      Node.isShorthandPropertyAssignment(parent) ||
+      Node.isSpreadElement(parent) ||
+      Node.isSpreadAssignment(parent) ||
+      (Node.isPropertyAssignment(parent) && parent.getInitializer() === node);
+    if (!inPattern) return false;
+    node = parent;
+  }
+  return false;
 }
 
 /**
@@ -88,8 +119,15 @@ export function callChangesVariable(call: CallExpression, symbol: MorphSymbol | 
  * The project function `call` runs changes the parameter its argument `index` arrives in; `undefined` when the callee
  * cannot be read (no declaration: an untyped package, an element of an array the analysis has no type for).
  */
-function callChangesArgument(call: CallExpression, index: number, depth: number): boolean | undefined {
-  const callee = call.getExpression();
+function callChangesArgument(call: CallExpression, argument: number, depth: number): boolean | undefined {
+  let callee = call.getExpression();
+  let index = argument;
+  // addItem.bind(null, items): the arguments after `this` arrive in addItem's parameters, in order
+  if (Node.isPropertyAccessExpression(callee) && callee.getName() === 'bind') {
+    callee = callee.getExpression();
+    index -= 1;
+    if (index < 0) return false;
+  }
   const named = Node.isPropertyAccessExpression(callee) ? callee.getNameNode() : callee;
   let fn: Node | undefined = named.getSymbol()?.getDeclarations()[0];
   // (a global the analysis has no declaration for, `JSON.stringify`, `console.log`, reads what it is handed)

@@ -263,10 +263,14 @@ interface Frame {
 
 class StepLimit extends Error {}
 
-export function inferToolEffects(handler: Node): Inference {
+/**
+ * What the handler does to state. `bound`: how many of its first parameters a `.bind(thisArg, …)` fills with values
+ * from where it is registered (state, not the tool's arguments).
+ */
+export function inferToolEffects(handler: Node, bound = 0): Inference {
   const reader = new HandlerReader();
   try {
-    reader.walk({ fn: handler, depth: 0 });
+    reader.walk({ fn: handler, depth: 0, args: bound > 0 ? Array<Origin>(bound).fill(SHARED) : undefined });
   } catch (error) {
     if (!(error instanceof StepLimit)) throw error;
     reader.effects.push({ kind: 'unknown', what: 'the handler is too large to follow' });
@@ -445,6 +449,9 @@ class HandlerReader {
       const op = child.getOperatorToken().getText();
       if (/^(?:=|\+=|-=|\*=|\/=|%=|\*\*=|<<=|>>=|>>>=|&=|\|=|\^=|&&=|\|\|=|\?\?=)$/.test(op))
         this.assignment(child.getLeft(), op, child.getRight(), child, frame);
+    } else if ((Node.isForOfStatement(child) || Node.isForInStatement(child)) && !Node.isVariableDeclarationList(child.getInitializer())) {
+      // `for (last of items)`: the head assigns each element to what it names, as `last = …` would.
+      this.assignment(child.getInitializer(), '=', child.getExpression(), child, frame);
     } else if ((Node.isPrefixUnaryExpression(child) || Node.isPostfixUnaryExpression(child)) && isIncrement(child.getOperatorToken())) {
       if (this.stateSlot(child.getOperand(), frame))
         this.effects.push({ kind: 'repeating', what: `\`${textOf(child)}\` builds on the previous value` });
@@ -773,13 +780,14 @@ class HandlerReader {
     ) {
       return void this.effects.push(httpMethodEffect(method.toUpperCase(), `${receiver.getText()}.${method}`));
     }
+    // (a method of the project is read, whatever its name: `journal.add(line)` may append)
+    const fn = Node.isPropertyAccessExpression(callee) ? functionDeclaration(callee.getNameNode()) : undefined;
+    if (fn && !isWithin(fn, frame.fn)) return this.follow(fn, call, frame, method);
     if (MUTATING_METHODS.has(method)) {
       if (this.origin(receiver, frame) === SHARED) this.mutation(method, receiver, call, frame);
       return;
     }
     if (PURE_METHODS.has(method) || isLoggingMethod(method, receiver.getText())) return;
-    const fn = Node.isPropertyAccessExpression(callee) ? functionDeclaration(callee.getNameNode()) : undefined;
-    if (fn && !isWithin(fn, frame.fn)) return this.follow(fn, call, frame, method);
     this.opaqueCall(method, `calls \`${textOf(callee)}\``, call, frame, receiver);
   }
 
@@ -869,7 +877,10 @@ class HandlerReader {
     const declaration = declarationOf(identifier);
     if (!declaration) return false;
     const parameter = Node.isParameterDeclaration(declaration) ? declaration : declaration.getFirstAncestorByKind(SyntaxKind.Parameter);
-    return !!parameter && parameter.getParent() === root.fn;
+    if (!parameter || parameter.getParent() !== root.fn) return false;
+    // (one a `.bind(…)` fills is what the registration bound, not the tool's arguments or context)
+    const index = (root.fn as Node & { getParameters(): Node[] }).getParameters().indexOf(parameter);
+    return !root.args || root.args[index] === undefined;
   }
 
   // ── origins ────────────────────────────────────────────────────────────────────────────────────────────────────

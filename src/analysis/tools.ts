@@ -240,3 +240,13 @@ export function resolveObject(node: Node, depth: number): ObjectLiteralExpressio
   }
   return undefined;
 }
+
+/** `server.tool(name, schema, addStop.bind(null, route))`: how many arguments the `.bind` hands the handler first. */
+export function boundArguments(tool: ToolRegistration): number {
+  if (!Node.isCallExpression(tool.node) || (tool.form !== 'tool' && tool.form !== 'registerTool')) return 0;
+  const args = tool.node.getArguments();
+  const callback = withoutWrappers(args[tool.form === 'tool' ? (tool.callbackIndex ?? args.length - 1) : 2]);
+  if (!Node.isCallExpression(callback)) return 0;
+  const callee = callback.getExpression();
+  return Node.isPropertyAccessExpression(callee) && callee.getName() === 'bind' ? Math.max(0, callback.getArguments().length - 1) : 0;
+}

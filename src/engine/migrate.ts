@@ -100,6 +100,7 @@ export function migrateSources(sources: SourceInput[], options: MigrateOptions =
   const rules = options.rules ?? allRules;
   const ruleIds = new Set(rules.map((r) => r.meta.id));
   let analysis = options.initialAnalysis ?? analyzeSources(sources, rules);
+  const original = analysis;
   for (const source of sources) {
     const found = analysis.files.find((f) => f.relPath === source.relPath)?.findings ?? [];
     files.set(source.relPath, {
@@ -159,6 +160,7 @@ export function migrateSources(sources: SourceInput[], options: MigrateOptions =
         ((f.fix === 'auto' && f.severity !== 'info' && fixedByRunTransforms.has(f.ruleId)) ||
           (servesHttp && f.ruleId === 'session-state')) &&
         !f.data?.marker &&
+        !(f.data?.drawnPerSession && !foundBefore(original, fileAnalysis.relPath, f)) &&
         !markedByPlan(f, options, target) &&
         !markedNear(fileAnalysis.findings, f),
     );
@@ -556,6 +558,17 @@ function markedByPlan(finding: Finding, options: MigrateOptions, target: string)
 }
 
 /** A marker of the same rule already stands on the finding's line or the line above it. */
+/**
+ * A value drawn afresh in a server factory is state only where that factory ran once per session before the
+ * migration (the rule says so only then): one the migration moved behind `createMcpHandler` from an endpoint that was
+ * already stateless was drawn per request all along, and gets no marker.
+ */
+function foundBefore(original: Analysis, relPath: string, finding: Finding): boolean {
+  return !!original.files
+    .find((file) => file.relPath === relPath)
+    ?.findings.some((before) => before.ruleId === finding.ruleId && before.message === finding.message);
+}
+
 function markedNear(findings: Finding[], finding: Finding): boolean {
   return findings.some(
     (m) =>

@@ -1,6 +1,7 @@
 import { Node, type ObjectLiteralExpression } from 'ts-morph';
 import type { ReportOptions, Rule } from './rule';
 import {
+  boundArguments,
   isAnnotationsObject,
   resolveObject,
   toolAnnotationsArgument,
@@ -82,7 +83,7 @@ function positionalFinding(tool: ToolRegistration, conversion: Conversion | unde
 
 /** No hint yet: the inferred ones, or none and why (annotations without hints in the positional slot still move). */
 function hintFinding(tool: ToolRegistration, conversion: Conversion | undefined) {
-  const inference = tool.handler ? inferToolEffects(tool.handler) : undefined;
+  const inference = tool.handler ? inferToolEffects(tool.handler, boundArguments(tool)) : undefined;
   const evidence = inference?.evidence ?? 'retry-unsafe: review: the handler is not visible at this tool literal';
   const message = `Tool \`${tool.name}\` has no readOnlyHint/idempotentHint: clients cannot tell whether re-issuing a dropped call is safe (${evidence}).`;
   const writable = conversion ? toolAnnotationsAreLiteral(tool) : tool.form !== 'tool' && hintsCanBeWrittenInline(tool);
