@@ -1,8 +1,9 @@
 // Factory state that code the factory starts for each session changes later — a timer, an event listener, a promise
 // callback — and a handler reads: a fresh server per request starts it over, and a tool always sees it as it began.
-import { Node, SyntaxKind, type CallExpression, type VariableDeclaration } from 'ts-morph';
+import { Node, type CallExpression, type VariableDeclaration } from 'ts-morph';
 import { isFunctionNode, type FunctionNode } from '../endpoints/spans';
 import { changedAt } from '../state-changes';
+import { identifiersReferringTo } from '../node-index';
 import type { StateHandler } from './handlers';
 
 /** Calls whose callbacks run later than the call: timers, listeners, promise reactions, subscriptions. */
@@ -17,7 +18,7 @@ export function changedInBackground(
   const name = variable.getNameNode();
   if (!Node.isIdentifier(name)) return undefined;
   const symbol = name.getSymbol();
-  const references = factory.getDescendantsOfKind(SyntaxKind.Identifier).filter((id) => id !== name && id.getSymbol() === symbol);
+  const references = identifiersReferringTo(factory, symbol).filter((id) => id !== name);
   const starter = references.map((id) => (changedAt(id) ? laterCallback(id, factory) : undefined)).find((call) => !!call);
   if (!starter) return undefined;
   const reader = handlers.find(

@@ -3,6 +3,7 @@
 import { Node, SyntaxKind, type CallExpression, type VariableDeclaration } from 'ts-morph';
 import { isFunctionNode } from '../endpoints/spans';
 import { changedAt } from '../state-changes';
+import { identifiersReferringTo } from '../node-index';
 import { resolveOrigin } from '../resolve';
 import { staticString } from '../routes';
 import { isMcpModule } from '../sdk-modules';
@@ -40,7 +41,7 @@ export function setAtInitialize(
   const name = variable.getNameNode();
   if (!Node.isIdentifier(name)) return undefined;
   const symbol = name.getSymbol();
-  const references = factory.getDescendantsOfKind(SyntaxKind.Identifier).filter((id) => id !== name && id.getSymbol() === symbol);
+  const references = identifiersReferringTo(factory, symbol).filter((id) => id !== name);
   const writes = references.filter((id) => changedAt(id));
   if (writes.length === 0) return undefined;
   let hook: string | undefined;
