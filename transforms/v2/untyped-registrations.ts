@@ -45,6 +45,8 @@ export default function transform(file: FileInfo, api: API, options: TransformOp
   const context = createContext(file, api, { ...options, findings: [] }, []);
   const { j, root } = context;
   if (!onV2Packages(context)) return undefined;
+  // (in a file that imports nothing MCP, only calls on a receiver named like a server: `server.tool(…)`, `this.mcp.prompt(…)`)
+  const importsV2 = root.find(j.ImportDeclaration).some((p) => String(p.node.source.value).startsWith('@modelcontextprotocol/'));
   let changed = false;
   root.find(j.CallExpression).forEach((p) => {
     const call = p.node as unknown as AnyNode;
@@ -54,7 +56,8 @@ export default function transform(file: FileInfo, api: API, options: TransformOp
     const args = call.arguments as AnyNode[];
     const name = args[0];
     const callback = args[args.length - 1];
-    if (!V1_METHODS.has(method) || !name || !callback || !isFunctionNode(callback)) return;
+    if (!V1_METHODS.has(method) || args.length < (method === 'resource' ? 3 : 2) || !isFunctionNode(callback)) return;
+    if (!importsV2 && !SERVER_NAME.test(receiverName(callee.object as AnyNode))) return;
     const text = (node: AnyNode) => originalText(context, node);
     const middle = args.slice(1, -1);
     const plain = isLiteralName(name) && !args.some((a) => a.type === 'SpreadElement');
@@ -89,6 +92,15 @@ export default function transform(file: FileInfo, api: API, options: TransformOp
     changed = true;
   });
   return changed ? print(context) : undefined;
+}
+
+const SERVER_NAME = /server|mcp/i;
+
+/** The receiver's last name: `server`, `this.mcp` → `mcp`, `app.server` → `server`. */
+function receiverName(node: AnyNode): string {
+  if (node.type === 'Identifier') return node.name as string;
+  if (node.type === 'MemberExpression' && !node.computed) return (node.property as AnyNode).name as string;
+  return '';
 }
 
 function isLiteralName(node: AnyNode): boolean {
