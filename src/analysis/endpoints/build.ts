@@ -29,6 +29,7 @@ import {
   thinWrapperCallers,
   type ArrivalNode,
   type RegionNode,
+  readsBridgedRequest,
 } from './regions';
 import { SessionMachinery, sessionSiteNodes, sessionStateCalls, transportSites, type TransportSite } from './sites';
 import { regionStatements, serverSourceOf } from './server-source';
@@ -395,7 +396,8 @@ function regionPlan(draft: DraftRegion, relPath: RelPathOf, endpoint: boolean): 
     return type ? `: ${type.getText()}` : '';
   });
   const serves = draft.helper ? [] : draft.sites.filter((s) => s.kind !== 'sse-stream' && Node.isCallExpression(s.node));
-  const parsedBody = servedBodies(draft)[0];
+  const served = servedBodies(draft)[0];
+  const parsedBody = served && !readsBridgedRequest(served) ? served : undefined;
   const servedCatch = endpoint && serves.length === 1 ? servedCatchOf(region.fn, serves[0].node) : undefined;
   return {
     role: roleOf(draft.roles),

@@ -95,6 +95,20 @@ function bridgedRequest(node: Node): Node | undefined {
   return bridges ? call.getArguments()[0] : undefined;
 }
 
+/**
+ * The expression reads a Node request or response made from a Web Request by a bridge (`req.body` after
+ * `const { req, res } = toReqRes(c.req.raw)`): the stateless endpoint takes the Web Request, and that name goes.
+ */
+export function readsBridgedRequest(expression: Node): boolean {
+  const root = rootOf(expression);
+  if (!Node.isIdentifier(root)) return false;
+  return (root.getSymbol()?.getDeclarations() ?? []).some((declaration) => {
+    const variable = Node.isBindingElement(declaration) ? declaration.getFirstAncestorByKind(SyntaxKind.VariableDeclaration) : declaration;
+    const init = Node.isVariableDeclaration(variable) ? variable.getInitializer() : undefined;
+    return !!init && !!bridgedRequest(init);
+  });
+}
+
 /** The region around a node inside a request function: the innermost path branch, the rest after a path guard, or the function. */
 export function regionAround(node: Node, fn: FunctionNode, depth = 0): RegionNode | undefined {
   const body = fn.getBody();
