@@ -10,6 +10,7 @@ import {
   type SourceFile,
   type Symbol as TsMorphSymbol,
   type SyntaxKind,
+  type VariableDeclaration,
 } from 'ts-morph';
 
 interface NodeIndex {
@@ -177,6 +178,13 @@ function walkUnder<T extends Node>(node: Node, wanted: (node: ts.Node) => boolea
  */
 export function identifiersReferringTo(node: Node, symbol: TsMorphSymbol | undefined): Identifier[] {
   return identifiersUnder(node, symbol && spellingsOf(symbol)).filter((id) => id.getSymbol() === symbol);
+}
+
+/** The identifiers under `scope` that refer to the variable, its own name aside; undefined for a destructuring pattern. */
+export function usesOfVariable(variable: VariableDeclaration, scope: Node): Identifier[] | undefined {
+  const name = variable.getNameNode();
+  if (name.getKind() !== ts.SyntaxKind.Identifier) return undefined;
+  return identifiersReferringTo(scope, name.getSymbol()).filter((id) => id !== name);
 }
 
 /** The identifiers under the node whose symbol is one of `symbols`, in the order of {@link identifiersUnder}. */

@@ -3,7 +3,7 @@
 import { Node, type CallExpression, type VariableDeclaration } from 'ts-morph';
 import { isFunctionNode, type FunctionNode } from '../endpoints/spans';
 import { changedAt } from '../state-changes';
-import { identifiersReferringTo } from '../node-index';
+import { usesOfVariable } from '../node-index';
 import type { StateHandler } from './handlers';
 
 /** Calls whose callbacks run later than the call: timers, listeners, promise reactions, subscriptions. */
@@ -15,10 +15,8 @@ export function changedInBackground(
   factory: FunctionNode,
   handlers: readonly StateHandler[],
 ): { starter: string; reader: string } | undefined {
-  const name = variable.getNameNode();
-  if (!Node.isIdentifier(name)) return undefined;
-  const symbol = name.getSymbol();
-  const references = identifiersReferringTo(factory, symbol).filter((id) => id !== name);
+  const references = usesOfVariable(variable, factory);
+  if (!references) return undefined;
   const starter = references.map((id) => (changedAt(id) ? laterCallback(id, factory) : undefined)).find((call) => !!call);
   if (!starter) return undefined;
   const reader = handlers.find(

@@ -3,7 +3,7 @@
 import { Node, SyntaxKind, type CallExpression, type VariableDeclaration } from 'ts-morph';
 import { isFunctionNode } from '../endpoints/spans';
 import { changedAt } from '../state-changes';
-import { identifiersReferringTo } from '../node-index';
+import { usesOfVariable } from '../node-index';
 import { resolveOrigin } from '../resolve';
 import { staticString } from '../routes';
 import { isMcpModule } from '../sdk-modules';
@@ -38,10 +38,8 @@ export function setAtInitialize(
   factory: Node,
   tools: readonly StateHandler[],
 ): { hook: string; reader: string } | undefined {
-  const name = variable.getNameNode();
-  if (!Node.isIdentifier(name)) return undefined;
-  const symbol = name.getSymbol();
-  const references = identifiersReferringTo(factory, symbol).filter((id) => id !== name);
+  const references = usesOfVariable(variable, factory);
+  if (!references) return undefined;
   const writes = references.filter((id) => changedAt(id));
   if (writes.length === 0) return undefined;
   let hook: string | undefined;
