@@ -1,8 +1,8 @@
 // Semantic facts about one file, computed lazily once and shared by every rule.
 import { nodesOfKind } from './node-index';
-import { Node, SyntaxKind, type SourceFile, type Symbol as TsMorphSymbol } from 'ts-morph';
+import { Node, SyntaxKind, type CallExpression, type SourceFile, type Symbol as TsMorphSymbol } from 'ts-morph';
 import { resolveOrigin, type ImportOrigin } from './resolve';
-import { isMcpModule, isSdkSymbol, type SdkSymbol } from './sdk-modules';
+import { isSdkSymbol, mcpModulesOf, type SdkSymbol } from './sdk-modules';
 import { packageName } from './package-name';
 import { valueOrigins } from './values';
 import { routeCalls, type RouteCall } from './routes';
@@ -35,14 +35,9 @@ export class FileFacts {
   /** The file imports (or requires) the MCP SDK or an MCP framework, or hand-rolls the protocol's HTTP side. */
   get importsMcp(): boolean {
     if (this.importsMcpCache === undefined) {
-      const esm = this.sourceFile.getImportDeclarations().some((d) => isMcpModule(d.getModuleSpecifierValue()));
-      const cjs = /(?:require|import)\(\s*['"`](?:@modelcontextprotocol\/|agents\/mcp|fastmcp|mcp-framework)/.test(
-        this.sourceFile.getFullText(),
-      );
-      const reexport = this.sourceFile.getExportDeclarations().some((d) => isMcpModule(d.getModuleSpecifierValue() ?? ''));
       // A hand-rolled server speaks the protocol without importing it.
       const handRolled = /event:\s*endpoint\b|mcp-session-id/i.test(this.sourceFile.getFullText());
-      this.importsMcpCache = esm || cjs || reexport || handRolled;
+      this.importsMcpCache = mcpModulesOf(this.sourceFile).length > 0 || handRolled;
     }
     return this.importsMcpCache;
   }
@@ -110,6 +105,23 @@ export class FileFacts {
       return (
         Node.isPropertyAccessExpression(callee) && callee.getName() === method && symbols.some((s) => this.holds(callee.getExpression(), s))
       );
+    });
+  }
+
+  /**
+   * Calls `f(…)` or `ns.f(…)` whose callee resolves to the SDK function `symbol` (named `exported` in its module). The
+   * checker is asked only about callees spelled as its name or as the name an import gave it.
+   */
+  functionCalls(symbol: SdkSymbol, exported: string): CallExpression[] {
+    if (!this.sourceFile.getFullText().includes(exported)) return [];
+    const spellings = new Set([exported]);
+    for (const declaration of this.sourceFile.getImportDeclarations())
+      for (const named of declaration.getNamedImports())
+        if (named.getName() === exported) spellings.add(named.getAliasNode()?.getText() ?? exported);
+    return nodesOfKind(this.sourceFile, SyntaxKind.CallExpression).filter((call) => {
+      const callee = call.getExpression();
+      const name = Node.isPropertyAccessExpression(callee) ? callee.getName() : Node.isIdentifier(callee) ? callee.getText() : '';
+      return spellings.has(name) && this.is(callee, symbol);
     });
   }
 

@@ -6,9 +6,7 @@ import { stringLiterals } from './file-facts';
 
 /** Project-level: does any file check the Origin header or install an Origin-validating layer? */
 export function fileValidatesOrigin(sourceFile: SourceFile): boolean {
-  const text = sourceFile.getFullText();
-  if (!/origin/i.test(text)) return false;
-  if (ORIGIN_LAYERS.some((name) => identifiersNamed(sourceFile, name).length > 0)) return true;
+  // (the v2 framework apps validate Origin without the file ever spelling it)
   for (const declaration of sourceFile.getImportDeclarations()) {
     if (
       declaration.getModuleSpecifierValue() === '@modelcontextprotocol/express' &&
@@ -17,6 +15,8 @@ export function fileValidatesOrigin(sourceFile: SourceFile): boolean {
       return true;
     if (/^@modelcontextprotocol\/(?:hono|fastify)$/.test(declaration.getModuleSpecifierValue())) return true;
   }
+  if (!/origin/i.test(sourceFile.getFullText())) return false;
+  if (ORIGIN_LAYERS.some((name) => identifiersNamed(sourceFile, name).length > 0)) return true;
   // Reading the header counts, unless the value is only echoed back (CORS reflection is not validation).
   return originReads(sourceFile).some((read) => !echoedOnly(read, 0));
 }

@@ -1,5 +1,6 @@
 // Which module specifiers are the MCP SDK (v1 and v2) and the frameworks we recognise.
 // Matching is on resolved import origins, never on bare names (two frameworks ship their own `SSEServerTransport`).
+import type { SourceFile } from 'ts-morph';
 import { adapters } from '../frameworks';
 
 /** `@modelcontextprotocol/sdk/dist/esm/server/sse.js` and `…/server/sse` both become `@modelcontextprotocol/sdk/server/sse`. */
@@ -35,7 +36,8 @@ export type SdkSymbol =
   | 'McpAgent'
   | 'FastMCP'
   | 'MCPServerFramework'
-  | 'createMcpExpressApp';
+  | 'createMcpExpressApp'
+  | 'createMcpHandler';
 
 /** Does an import origin (module + exported name) denote this SDK or framework symbol? */
 export function isSdkSymbol(origin: { module: string; name: string } | undefined, symbol: SdkSymbol): boolean {
@@ -61,6 +63,8 @@ export function isSdkSymbol(origin: { module: string; name: string } | undefined
       return origin.name === 'FastMCP' && mod === 'fastmcp';
     case 'MCPServerFramework':
       return origin.name === 'MCPServer' && mod === 'mcp-framework';
+    case 'createMcpHandler':
+      return origin.name === 'createMcpHandler' && mod === '@modelcontextprotocol/server';
     case 'createMcpExpressApp':
       return (
         origin.name === 'createMcpExpressApp' &&
@@ -75,5 +79,24 @@ export function validatesOrigin(origin: { module: string; name: string }): boole
 }
 
 export function isMcpModule(specifier: string): boolean {
-  return /^@modelcontextprotocol\//.test(specifier) || /^(?:agents\/mcp|fastmcp|mcp-framework)$/.test(specifier);
+  return /^@modelcontextprotocol\//.test(specifier) || /^(?:agents\/mcp|fastmcp|mcp-framework)(?:\/|$)/.test(specifier);
+}
+
+/** The v2 packages a server runs on (`@modelcontextprotocol/server-legacy` too: the v2 move's frozen copy of v1's classes). */
+export function isV2ServerModule(specifier: string): boolean {
+  return /^@modelcontextprotocol\/(?:server|server-legacy|node|express|hono|fastify)(?:\/|$)/.test(specifier);
+}
+
+export function isV1SdkModule(specifier: string): boolean {
+  return /^@modelcontextprotocol\/sdk(?:\/|$)/.test(specifier);
+}
+
+/** The MCP modules a file imports, re-exports, requires or imports dynamically, as written, in order of appearance. */
+export function mcpModulesOf(file: SourceFile): string[] {
+  const declared = [
+    ...file.getImportDeclarations().map((d) => d.getModuleSpecifierValue()),
+    ...file.getExportDeclarations().map((d) => d.getModuleSpecifierValue() ?? ''),
+  ];
+  const called = [...file.getFullText().matchAll(/\b(?:require|import)\(\s*['"`]([^'"`]+)['"`]/g)].map((m) => m[1]);
+  return [...declared, ...called].filter(isMcpModule);
 }

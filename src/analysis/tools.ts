@@ -1,10 +1,10 @@
 // Every MCP tool registration form: `server.tool(...)` overloads, `registerTool(name, config, cb)`,
 // fastmcp `addTool({...})`, and tool literals returned by a low-level `tools/list` handler.
 import { nodesOfKind } from './node-index';
-import { Node, SyntaxKind, type ObjectLiteralExpression, type SourceFile } from 'ts-morph';
+import { Node, SyntaxKind, type CallExpression, type ObjectLiteralExpression, type SourceFile } from 'ts-morph';
 import { isFunctionLike, resolveHandler, staticString } from './routes';
 import { otherReferencesOf } from './references';
-import { isMcpModule } from './sdk-modules';
+import { mcpModulesOf } from './sdk-modules';
 
 import { ANNOTATION_KEYS } from './tool-annotations';
 
@@ -57,15 +57,28 @@ const REGISTRATION_METHODS = new Set([
  * file that imports an MCP module, hands it the server. Its registrations are tools like any other.
  */
 export function registersOnPassedServer(file: SourceFile): boolean {
+  return passedServerCallers(file, 1).length > 0;
+}
+
+/** The files that import an MCP module and call one of this module's functions that register on a passed server. */
+export function passedServerCallers(file: SourceFile, enough = Infinity): SourceFile[] {
+  const callers = new Set<SourceFile>();
+  const asked = new Set<Node>();
   for (const call of nodesOfKind(file, SyntaxKind.CallExpression)) {
     const callee = call.getExpression();
     if (!Node.isPropertyAccessExpression(callee) || !REGISTRATION_METHODS.has(callee.getName())) continue;
     const receiver = callee.getExpression();
     const parameter = Node.isIdentifier(receiver) ? receiver.getSymbol()?.getDeclarations().find(Node.isParameterDeclaration) : undefined;
     const name = parameter && functionNameOf(parameter.getParent());
-    if (name && otherReferencesOf(name).some(isCallFromMcpFile)) return true;
+    if (!name || asked.has(name)) continue;
+    asked.add(name);
+    for (const reference of otherReferencesOf(name)) {
+      const caller = callingMcpFile(reference);
+      if (caller) callers.add(caller);
+    }
+    if (callers.size >= enough) break;
   }
-  return false;
+  return [...callers];
 }
 
 /** The name node of a function declaration, or of the variable a function expression is assigned to. */
@@ -77,17 +90,31 @@ function functionNameOf(fn: Node): Node | undefined {
     : undefined;
 }
 
-/** `registerTools(server)` or `tools.registerTools(server)` in a file that imports an MCP module. */
-function isCallFromMcpFile(reference: Node): boolean {
+/** The file of a call `registerTools(server)` or `tools.registerTools(server)`, when it imports an MCP module. */
+function callingMcpFile(reference: Node): SourceFile | undefined {
   const access = reference.getParent();
   const callee = Node.isPropertyAccessExpression(access) && access.getNameNode() === reference ? access : reference;
   const call = callee.getParent();
-  if (!Node.isCallExpression(call) || call.getExpression() !== callee) return false;
+  if (!Node.isCallExpression(call) || call.getExpression() !== callee) return undefined;
   const file = call.getSourceFile();
-  return (
-    file.getImportDeclarations().some((d) => isMcpModule(d.getModuleSpecifierValue())) ||
-    /require\(\s*['"`](?:@modelcontextprotocol\/|fastmcp|mcp-framework)/.test(file.getFullText())
-  );
+  return mcpModulesOf(file).length > 0 ? file : undefined;
+}
+
+/**
+ * The official codemod moves `.tool()` calls on a receiver it types as an `McpServer`: not in JavaScript, nor on a
+ * server declared `any` or `unknown` (`function register(server: any)`).
+ */
+export function codemodCannotTypeReceiver(call: CallExpression): boolean {
+  const callee = call.getExpression();
+  if (!Node.isPropertyAccessExpression(callee)) return false;
+  if (/\.[cm]?jsx?$/.test(call.getSourceFile().getFilePath())) return true;
+  const receiver = callee.getExpression();
+  if (!Node.isIdentifier(receiver)) return false;
+  return (receiver.getSymbol()?.getDeclarations() ?? []).some((declaration) => {
+    const type =
+      Node.isParameterDeclaration(declaration) || Node.isVariableDeclaration(declaration) ? declaration.getTypeNode() : undefined;
+    return !!type && /^(?:any|unknown)$/.test(type.getText());
+  });
 }
 
 export function toolRegistrations(file: SourceFile): ToolRegistration[] {
@@ -97,7 +124,7 @@ export function toolRegistrations(file: SourceFile): ToolRegistration[] {
     if (!Node.isPropertyAccessExpression(callee)) continue;
     const method = callee.getName();
     const args = call.getArguments();
-    if (method === 'tool' && args.length >= 2) {
+    if (method === 'tool' && args.length >= 2 && !isLocalObject(callee.getExpression())) {
       const callbackIndex = args.length - 1;
       if (!isFunctionLike(resolveHandler(args[callbackIndex])) || !isNameArg(args[0])) continue;
       const middle = args.slice(1, callbackIndex);
@@ -147,6 +174,16 @@ export function toolRegistrations(file: SourceFile): ToolRegistration[] {
     });
   }
   return tools;
+}
+
+/** A variable holding an object literal written here (`const shelf = { tool: … }`): its own `tool` is not a server's. */
+function isLocalObject(receiver: Node): boolean {
+  if (!Node.isIdentifier(receiver)) return false;
+  const declarations = receiver.getSymbol()?.getDeclarations() ?? [];
+  return (
+    declarations.length > 0 &&
+    declarations.every((d) => Node.isVariableDeclaration(d) && Node.isObjectLiteralExpression(withoutWrappers(d.getInitializer())))
+  );
 }
 
 function isNameArg(node: Node): boolean {

@@ -29,6 +29,8 @@ import { isReadProblem, readSource } from './read-source';
 
 /** The id under which the official v1→v2 codemod's changes are reported. */
 const SDK_SURFACE_STEP = 'sdk-v2-surface';
+/** The rule that finds v1's registration calls on a server already on the v2 packages (its fix is a v2 fix-up). */
+const V1_SDK_API = 'v1-sdk-api';
 
 interface WorkingFile {
   source: SourceInput;
@@ -195,6 +197,12 @@ export function migrateSources(sources: SourceInput[], options: MigrateOptions =
     manifests = withoutEmptiedZodConverter(files, manifests, surfaceNotes);
     if (options.agentsHandlerModule === '@modelcontextprotocol/server')
       manifests = withoutUnusedAgents(files, manifests, options.root ?? rootOf(sources), surfaceNotes);
+  } else if (target === '2026-07-28' && [...files.values()].some((w) => w.foundRules.has(V1_SDK_API))) {
+    // Already on v2 (moved by hand, or by the codemod alone) and still calling v1's registration API: the fix-ups
+    // that move it run; nothing else of the v2 move is due.
+    const before = new Map([...files].map(([rel, w]) => [rel, w.text]));
+    stale = runFixups(files, new Map(), localOptions, problems, applied) || stale;
+    for (const [rel, working] of files) if (working.text !== before.get(rel)) working.transformIds.add(V1_SDK_API);
   }
   surfaceNotes.push(...transformNotes(files));
   manifests = new Map([...manifests, ...raiseFrameworkFloors(files, manifests, surfaceNotes, raised)]);
@@ -586,10 +594,13 @@ const HTTP_TRANSPORT_RULES = new Set([...ENDPOINT_RULES].filter((id) => id !== '
 
 const markLeftovers: TransformModule = { id: markLeftoversId, rules: [], level: 'auto', run: markLeftoversRun };
 
-/** Rule ids of the transforms that changed a file, and `sdk-v2-surface` when the v1→v2 surface step did. */
+/**
+ * Rule ids of the transforms that changed a file, `sdk-v2-surface` when the v1→v2 surface step did, and `v1-sdk-api`
+ * when the v2 fix-ups did on a project already on v2.
+ */
 export function rulesOf(transformIds: Set<string>): string[] {
   const ids = allTransforms.filter((t) => transformIds.has(t.id)).flatMap((t) => t.rules);
-  return transformIds.has(SDK_SURFACE_STEP) ? [...ids, SDK_SURFACE_STEP] : ids;
+  return [...ids, ...[SDK_SURFACE_STEP, V1_SDK_API].filter((step) => transformIds.has(step))];
 }
 
 /** The v2 SDK packages (`@modelcontextprotocol/server`, `/node`, `/express`, …) a module imports or requires. */

@@ -257,6 +257,24 @@ const mcpHandler = toNodeHandler(createMcpHandler(() => buildServer(), { legacy:
 app.all('/mcp', (req, res) => void mcpHandler(req, res, req.body));
 `,
   },
+  'v1-sdk-api': {
+    before: `import { McpServer } from '@modelcontextprotocol/server';
+
+export function buildServer() {
+  const server = new McpServer({ name: 'weather', version: '2.0.0' });
+  server.tool('forecast', 'Forecast for tomorrow', async () => ({ content: [{ type: 'text', text: 'Sunny' }] }));
+  return server;
+}
+`,
+    after: `import { McpServer } from '@modelcontextprotocol/server';
+
+export function buildServer() {
+  const server = new McpServer({ name: 'weather', version: '2.0.0' });
+  server.registerTool('forecast', { description: 'Forecast for tomorrow' }, async () => ({ content: [{ type: 'text', text: 'Sunny' }] }));
+  return server;
+}
+`,
+  },
   'session-client': {
     before: `// A browser client of a 2025-era server: it keeps the session id the server minted and ends the session.
 export class NotesClient {

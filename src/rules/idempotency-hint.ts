@@ -2,6 +2,7 @@ import { Node, type ObjectLiteralExpression } from 'ts-morph';
 import type { ReportOptions, Rule } from './rule';
 import {
   boundArguments,
+  codemodCannotTypeReceiver,
   isAnnotationsObject,
   resolveObject,
   toolAnnotationsArgument,
@@ -89,7 +90,7 @@ function hintFinding(tool: ToolRegistration, conversion: Conversion | undefined)
   const writable = conversion ? toolAnnotationsAreLiteral(tool) : tool.form !== 'tool' && hintsCanBeWrittenInline(tool);
   const hints = writable ? inference?.hints : undefined;
   const misread = !!conversion && descriptionMisreadByCodemod(tool, conversion.registerTool);
-  const untyped = !!conversion && codemodCannotTypeReceiver(tool);
+  const untyped = !!conversion && Node.isCallExpression(tool.node) && codemodCannotTypeReceiver(tool.node);
   const moves = !!hints || (!!conversion && (toolAnnotationsArgument(tool) !== undefined || misread || untyped));
   const unsure = inference && !inference.hints ? { unsure: inference.unsure } : undefined;
   const data = { ...(hints && { hints }), ...(moves && conversion), ...unsure };
@@ -107,24 +108,6 @@ const MISREAD_NOTE =
 
 const UNTYPED_NOTE =
   "Its server is not typed as an `McpServer` here (plain JavaScript, or `any`): the official v1→v2 codemod leaves the `.tool()` call, which v2's `McpServer` does not have, so the server would fail on its first request; `apply` moves it into `registerTool` first.";
-
-/**
- * The official codemod moves `.tool()` calls on a receiver it types as an `McpServer`: not in JavaScript, nor on a
- * server declared `any` or `unknown` (`function register(server: any)`).
- */
-function codemodCannotTypeReceiver(tool: ToolRegistration): boolean {
-  if (!Node.isCallExpression(tool.node)) return false;
-  const callee = tool.node.getExpression();
-  if (!Node.isPropertyAccessExpression(callee)) return false;
-  if (/\.[cm]?jsx?$/.test(tool.node.getSourceFile().getFilePath())) return true;
-  const receiver = callee.getExpression();
-  if (!Node.isIdentifier(receiver)) return false;
-  return (receiver.getSymbol()?.getDeclarations() ?? []).some((declaration) => {
-    const type =
-      Node.isParameterDeclaration(declaration) || Node.isVariableDeclaration(declaration) ? declaration.getTypeNode() : undefined;
-    return !!type && /^(?:any|unknown)$/.test(type.getText());
-  });
-}
 
 /** The official codemod takes a `.tool()` description for a schema unless it is written as a string literal. */
 function descriptionMisreadByCodemod(tool: ToolRegistration, layout: RegisterToolLayout): boolean {

@@ -14,6 +14,7 @@ import { localBind } from './local-bind';
 import { deprecatedTransportOptions } from './deprecated-transport-options';
 import { legacySseClient } from './legacy-sse-client';
 import { perRequestTransport } from './per-request-transport';
+import { v1SdkApi } from './v1-sdk-api';
 
 export const allRules: readonly Rule[] = [
   legacySseTransport,
@@ -29,6 +30,7 @@ export const allRules: readonly Rule[] = [
   deprecatedTransportOptions,
   legacySseClient,
   perRequestTransport,
+  v1SdkApi,
 ];
 
 export { engineRuleMetas } from './engine-rules';

@@ -31,9 +31,13 @@ export const originValidation: Rule = {
       const node = span.file === facts.relPath ? facts.nodeAt(span) : undefined;
       if (node) report(node, 'No Origin validation: this MCP endpoint accepts requests from any web origin (DNS rebinding).');
     }
-    // Hand-rolled transports have no plan: the project-level fact decides (asked only then: it costs the checker).
+    // Endpoints the v2 SDK's createMcpHandler serves have no plan (nothing to migrate), and the handler is
+    // validation-free by design ("put Origin/Host validation in front of the handler"): the project-level fact decides.
+    const handlers = facts.functionCalls('createMcpHandler', 'createMcpHandler');
+    // Hand-rolled transports have no plan either (the fact is asked only then: it costs the checker).
     const endpoints = stringLiterals(sourceFile, /event:\s*endpoint\b/);
-    if (endpoints.length === 0 || facts.project.validatesOrigin) return;
+    if ((endpoints.length === 0 && handlers.length === 0) || facts.project.validatesOrigin) return;
+    for (const handler of handlers) report(handler, HANDLER_MESSAGE, { fix: 'manual', hint: HANDLER_HINT });
     const reported = new Set<Node>();
     for (const endpoint of endpoints) {
       const contexts = routeContextsOf(endpoint);
@@ -46,3 +50,10 @@ export const originValidation: Rule = {
     }
   },
 };
+
+const HANDLER_MESSAGE =
+  'No Origin validation: this createMcpHandler endpoint accepts requests from any web origin (DNS rebinding); the handler checks none itself.';
+const HANDLER_HINT =
+  'Validate Origin in front of the handler: `localhostOriginValidation()` or `originValidation([...])` from ' +
+  '`@modelcontextprotocol/node` (node:http, express), `originValidationResponse(request, localhostAllowedOrigins())` ' +
+  'from `@modelcontextprotocol/server` (a fetch handler), or serve it from `createMcpExpressApp()` / `createMcpHonoApp()`.';

@@ -1,0 +1,76 @@
+import { Node, SyntaxKind, type CallExpression, type SourceFile } from 'ts-morph';
+import type { Rule } from './rule';
+import type { FileFacts } from '../analysis/file-facts';
+import { nodesOfKind } from '../analysis/node-index';
+import { isFunctionLike, resolveHandler } from '../analysis/routes';
+import { isV1SdkModule, isV2ServerModule, mcpModulesOf } from '../analysis/sdk-modules';
+import { codemodCannotTypeReceiver, passedServerCallers } from '../analysis/tools';
+
+/** v1's registration methods, which v2's `McpServer` does not have, and the v2 form each one takes. */
+const V2_FORMS: Record<string, string> = {
+  tool: 'registerTool(name, { description, inputSchema, annotations }, cb)',
+  prompt: 'registerPrompt(name, { description, argsSchema }, cb)',
+  resource: 'registerResource(name, uriOrTemplate, metadata, cb)',
+};
+
+/** A receiver the analysis cannot type is taken for a server when it is named like one: `server`, `this.mcp`. */
+const SERVER_NAME = /server|mcp/i;
+
+export const v1SdkApi: Rule = {
+  meta: {
+    id: 'v1-sdk-api',
+    title: "v1's `.tool()`, `.prompt()` or `.resource()` on a server that runs on the v2 packages",
+    severity: 'error',
+    fix: 'auto',
+    doc:
+      "v2's `McpServer` (`@modelcontextprotocol/server`) registers with `registerTool`, `registerPrompt` and " +
+      "`registerResource` only: v1's `.tool()`, `.prompt()` and `.resource()` are gone. TypeScript reports such a call; " +
+      'JavaScript, or a server declared `any`, does not, and the server throws `server.tool is not a function` when it is ' +
+      'built, that is on its first request once it is served statelessly. The official v1→v2 codemod moves these calls only ' +
+      'on a receiver it types as an `McpServer`, so a JavaScript project, or one moved by hand, can be left with them. The rule ' +
+      'reads a file as running on v2 when it imports a v2 server package and not the v1 SDK, or, for a module that imports ' +
+      'nothing MCP, when every file that hands it its server does. On 2026-07-28 `apply` moves each such call in JavaScript ' +
+      'whose arguments show their role, also in a project already on v2; the others keep an `sdk-v2-surface` marker.',
+    hint: 'Register with `registerTool`, `registerPrompt` or `registerResource` and a config object.',
+    sources: ['typescript-sdk docs/migration/upgrade-to-v2.md', 'typescript-sdk packages/server/src/server/mcp.ts'],
+  },
+  check({ sourceFile, facts, report }) {
+    if (!runsOnV2(sourceFile)) return;
+    for (const { call, method } of v1Registrations(sourceFile, facts)) {
+      // (`apply` moves the calls in JavaScript, the v2 fix-up `untyped-registrations`; TypeScript is the codemod's)
+      const javaScript = /\.[cm]?jsx?$/.test(sourceFile.getFilePath());
+      report(
+        call,
+        `\`.${method}(…)\` is v1's API: v2's McpServer has no \`${method}\`, and the server throws when it is built. Register it with \`${V2_FORMS[method]}\`.`,
+        { fix: javaScript ? 'auto' : 'manual' },
+      );
+    }
+  },
+};
+
+/** The file imports a v2 server package and not the v1 SDK; or it imports nothing MCP, and every file handing it its server does. */
+function runsOnV2(file: SourceFile): boolean {
+  const modules = mcpModulesOf(file);
+  if (modules.length > 0) return importsV2Only(modules);
+  const callers = passedServerCallers(file);
+  return callers.length > 0 && callers.every((caller) => importsV2Only(mcpModulesOf(caller)));
+}
+
+function importsV2Only(modules: string[]): boolean {
+  return modules.some(isV2ServerModule) && !modules.some(isV1SdkModule);
+}
+
+/** `server.tool(name, …, cb)`, `.prompt(…)` and `.resource(name, uri, …, cb)` on an `McpServer`, or on a server the analysis cannot type. */
+function v1Registrations(file: SourceFile, facts: FileFacts): Array<{ call: CallExpression; method: string }> {
+  return nodesOfKind(file, SyntaxKind.CallExpression).flatMap((call) => {
+    const callee = call.getExpression();
+    if (!Node.isPropertyAccessExpression(callee) || !Object.hasOwn(V2_FORMS, callee.getName())) return [];
+    const method = callee.getName();
+    const args = call.getArguments();
+    if (args.length < (method === 'resource' ? 3 : 2) || !isFunctionLike(resolveHandler(args[args.length - 1]))) return [];
+    const receiver = callee.getExpression();
+    const name = Node.isPropertyAccessExpression(receiver) ? receiver.getName() : Node.isIdentifier(receiver) ? receiver.getText() : '';
+    const isServer = facts.holds(receiver, 'McpServer') || (codemodCannotTypeReceiver(call) && SERVER_NAME.test(name));
+    return isServer ? [{ call, method }] : [];
+  });
+}
