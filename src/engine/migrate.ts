@@ -4,7 +4,7 @@
 // file as it was and is reported. Endpoint plans named in `rolledBack` are left as they were, with a marker.
 import jscodeshift from 'jscodeshift';
 import { ts } from 'ts-morph';
-import type { FileProblem, Finding, ManualItem } from '../model';
+import type { FileProblem, Finding, Location, ManualItem } from '../model';
 import type { Rule } from '../rules/rule';
 import { endpointPlanOf, type EndpointPlan } from '../analysis/endpoints/model';
 import { touchedFiles } from '../analysis/file-facts';
@@ -157,7 +157,7 @@ export function migrateSources(sources: SourceInput[], options: MigrateOptions =
   for (const fileAnalysis of analysis.files) {
     const working = files.get(fileAnalysis.relPath)!;
     if (working.failed || fileAnalysis.parseError) continue;
-    const leftovers = fileAnalysis.findings.filter(
+    const leftovers = [...fileAnalysis.findings, ...drawnValuesNowUnreported(original, fileAnalysis.findings, working)].filter(
       (f) =>
         ((f.fix === 'auto' && f.severity !== 'info' && fixedByRunTransforms.has(f.ruleId)) ||
           (servesHttp && f.ruleId === 'session-state')) &&
@@ -571,6 +571,38 @@ function markedByPlan(finding: Finding, options: MigrateOptions, target: string)
  * migration (the rule says so only then): one the migration moved behind `createMcpHandler` from an endpoint that was
  * already stateless was drawn per request all along, and gets no marker.
  */
+/**
+ * Values a per-session server factory drew (`randomUUID()`, `Date.now()`; `drawnPerSession`) that the analysis no longer
+ * reports once the run served their endpoint statelessly: it reads a stateless endpoint as one that drew them per request
+ * all along. Their findings from before, moved to where each declaration is now (found by its unchanged text), so that
+ * the leftover marker says what the migration changed. One whose text is no longer there once, exactly, is not moved.
+ */
+function drawnValuesNowUnreported(original: Analysis, now: Finding[], working: WorkingFile): Finding[] {
+  if (working.text === working.original) return [];
+  const before = original.files.find((file) => file.relPath === working.source.relPath)?.findings ?? [];
+  return before.flatMap((finding) => {
+    if (!finding.data?.drawnPerSession || now.some((f) => f.ruleId === finding.ruleId && f.message === finding.message)) return [];
+    const declaration = textAt(working.original, finding);
+    const at = working.text.indexOf(declaration);
+    if (!declaration || at < 0 || working.text.indexOf(declaration, at + 1) >= 0) return [];
+    const start = positionOf(working.text, at);
+    const end = positionOf(working.text, at + declaration.length);
+    return [{ ...finding, line: start.line, column: start.column, endLine: end.line, endColumn: end.column }];
+  });
+}
+
+/** The text a location spans (lines and columns from 1). */
+function textAt(text: string, location: Location): string {
+  const lines = text.split('\n');
+  const offset = (line: number, column: number) => lines.slice(0, line - 1).reduce((n, l) => n + l.length + 1, 0) + column - 1;
+  return text.slice(offset(location.line, location.column), offset(location.endLine, location.endColumn));
+}
+
+function positionOf(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset).split('\n');
+  return { line: before.length, column: before[before.length - 1].length + 1 };
+}
+
 function foundBefore(original: Analysis, relPath: string, finding: Finding): boolean {
   return !!original.files
     .find((file) => file.relPath === relPath)

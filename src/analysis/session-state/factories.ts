@@ -54,12 +54,31 @@ export function servesPerRequest(call: Node, caller: FunctionNode, facts: FileFa
   const inRegion = facts.endpoints.some((plan) =>
     plan.regions.some((r) => r.fn.file === file && r.fn.start <= caller.getStart() && caller.getEnd() <= r.fn.end),
   );
-  if (inRegion || routeContextsOf(call).length > 0) return true;
-  // createMcpHandler(() => buildServer(new Session()), …): the SDK calls the factory for every request.
-  const handed = caller.getParent();
-  if (!Node.isCallExpression(handed) || handed.getArguments()[0] !== caller) return false;
+  return inRegion || routeContextsOf(call).length > 0 || handedToMcpHandler(caller);
+}
+
+/** createMcpHandler(() => buildServer(new Session()), …): the SDK calls the function for every request. */
+function handedToMcpHandler(fn: FunctionNode): boolean {
+  const handed = fn.getParent();
+  if (!Node.isCallExpression(handed) || handed.getArguments()[0] !== fn) return false;
   const origin = resolveOrigin(handed.getExpression());
   return origin?.name === 'createMcpHandler' && isMcpModule(origin.module);
+}
+
+/**
+ * The function builds the servers of a createMcpHandler and no others: it is handed to one, or every call of it is in
+ * a function handed to one (`createMcpHandler(() => buildServer())`). Its locals live for one request.
+ */
+export function buildsOnlyPerRequestServers(fn: FunctionNode): boolean {
+  if (handedToMcpHandler(fn)) return true;
+  const calls = callersOf(fn);
+  return (
+    calls.length > 0 &&
+    calls.every((call) => {
+      const caller = call.getFirstAncestor((a) => isFunctionNode(a));
+      return isFunctionNode(caller) && handedToMcpHandler(caller);
+    })
+  );
 }
 
 const KEYED = /^(?:get|set|has)$/;

@@ -4,7 +4,7 @@ import { Node, SyntaxKind, type SourceFile } from 'ts-morph';
 import type { FileFacts } from '../file-facts';
 import { isFunctionNode, type FunctionNode } from '../endpoints/spans';
 import { setAtInitialize } from './client-info';
-import { keyedByServer, serverFactories } from './factories';
+import { buildsOnlyPerRequestServers, keyedByServer, serverFactories } from './factories';
 import { stateHandedToHelpers } from './handed-state';
 import { handlerChanging, patternNames, toolMutating, type StateHandler } from './handlers';
 import type { SessionStateFact } from './model';
@@ -64,7 +64,9 @@ function factoryLocalFacts(
     const background = changedIn ? undefined : changedInBackground(variable, factory, mutators);
     if (background) found.push({ kind: 'background-state', at: variable, ...background });
     const made = changedIn || background ? undefined : madePerSession(variable, mutators);
-    if (made) found.push({ kind: 'made-per-session', at: variable, what: made.kind, made: made.made, user: made.user });
+    // (a value drawn in a factory whose servers createMcpHandler builds was drawn per request all along)
+    const perRequest = made?.kind === 'drawn' && buildsOnlyPerRequestServers(factory);
+    if (made && !perRequest) found.push({ kind: 'made-per-session', at: variable, what: made.kind, made: made.made, user: made.user });
     // const { board } = makeState(); — each name the pattern declares is the factory's own state
     const changed = patternNames(variable.getNameNode()).flatMap((name) => {
       const by = handlerChanging(name, false, mutators);
