@@ -8,6 +8,7 @@ import migrateEndpoint, * as endpointMeta from './migrate-endpoint';
 import fastmcpStateless, * as fastmcpMeta from './fastmcp-stateless';
 import mcpFrameworkStateless, * as mcpFrameworkMeta from './mcp-framework-stateless';
 import agentsHandler, * as agentsMeta from './agents-handler';
+import mcpHandlerNoSse, * as mcpHandlerMeta from './mcp-handler-no-sse';
 import bindLocalhost, * as bindMeta from './bind-localhost';
 import idempotencyHints, * as hintsMeta from './idempotency-hints';
 import packageServerHandles, * as packageServerMeta from './package-server-handles';
@@ -66,6 +67,13 @@ export const transforms: readonly TransformModule[] = [
     requires: agentsMeta.requires,
     note: agentsMeta.note,
     run: agentsHandler,
+  },
+  {
+    id: mcpHandlerMeta.id,
+    rules: mcpHandlerMeta.rules,
+    level: 'auto',
+    requires: mcpHandlerMeta.requires,
+    run: mcpHandlerNoSse,
   },
   // A server a package builds per session: a handle owns one, behind a server per request that forwards to it.
   { id: packageServerMeta.id, rules: packageServerMeta.rules, level: 'unsafe', run: packageServerHandles },

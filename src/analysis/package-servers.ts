@@ -4,7 +4,7 @@ import { Node, SyntaxKind, ts, type CallExpression, type Identifier, type Source
 import { identifiersReferringTo, nodesOfKind } from './node-index';
 import { connectCalls } from './endpoints/sites';
 import { resolveOrigin } from './resolve';
-import { isMcpModule } from './sdk-modules';
+import { isMcpModule, isPerRequestMcpHandler } from './sdk-modules';
 import { spanOf, unwrapExpression } from './endpoints/spans';
 import type { FileFacts } from './file-facts';
 import type { Span } from './endpoints/model';
@@ -93,7 +93,7 @@ function handlerFactoryResults(sourceFile: SourceFile): Node[] {
   const results: Node[] = [];
   for (const call of nodesOfKind(sourceFile, SyntaxKind.CallExpression)) {
     const origin = resolveOrigin(call.getExpression());
-    if (origin?.name !== 'createMcpHandler' || !isMcpModule(origin.module)) continue;
+    if (!isPerRequestMcpHandler(origin)) continue;
     const [factory] = call.getArguments();
     if (!Node.isArrowFunction(factory) && !Node.isFunctionExpression(factory)) continue;
     const body = factory.getBody();

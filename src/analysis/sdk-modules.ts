@@ -37,7 +37,8 @@ export type SdkSymbol =
   | 'FastMCP'
   | 'MCPServerFramework'
   | 'createMcpExpressApp'
-  | 'createMcpHandler';
+  | 'createMcpHandler'
+  | 'mcpHandlerPackage';
 
 /** Does an import origin (module + exported name) denote this SDK or framework symbol? */
 export function isSdkSymbol(origin: { module: string; name: string } | undefined, symbol: SdkSymbol): boolean {
@@ -65,6 +66,8 @@ export function isSdkSymbol(origin: { module: string; name: string } | undefined
       return origin.name === 'MCPServer' && mod === 'mcp-framework';
     case 'createMcpHandler':
       return origin.name === 'createMcpHandler' && mod === '@modelcontextprotocol/server';
+    case 'mcpHandlerPackage':
+      return origin.name === 'createMcpHandler' && (mod === 'mcp-handler' || mod === '@vercel/mcp-adapter');
     case 'createMcpExpressApp':
       return (
         origin.name === 'createMcpExpressApp' &&
@@ -79,7 +82,10 @@ export function validatesOrigin(origin: { module: string; name: string }): boole
 }
 
 export function isMcpModule(specifier: string): boolean {
-  return /^@modelcontextprotocol\//.test(specifier) || /^(?:agents\/mcp|fastmcp|mcp-framework)(?:\/|$)/.test(specifier);
+  return (
+    /^@modelcontextprotocol\//.test(specifier) ||
+    /^(?:agents\/mcp|fastmcp|mcp-framework|mcp-handler|@vercel\/mcp-adapter)(?:\/|$)/.test(specifier)
+  );
 }
 
 /** The v2 packages a server runs on (`@modelcontextprotocol/server-legacy` too: the v2 move's frozen copy of v1's classes). */
@@ -99,4 +105,17 @@ export function mcpModulesOf(file: SourceFile): string[] {
   ];
   const called = [...file.getFullText().matchAll(/\b(?:require|import)\(\s*['"`]([^'"`]+)['"`]/g)].map((m) => m[1]);
   return [...declared, ...called].filter(isMcpModule);
+}
+
+/**
+ * `createMcpHandler` of the SDK (or of agents), which calls the factory it is handed for every request. Not
+ * mcp-handler's: 1.x calls its `initialize` once per SSE connection and once for the one server it shares among
+ * stateless requests.
+ */
+export function isPerRequestMcpHandler(origin: { module: string; name: string } | undefined): boolean {
+  return (
+    origin?.name === 'createMcpHandler' &&
+    isMcpModule(origin.module) &&
+    !/^(?:mcp-handler|@vercel\/mcp-adapter)(?:\/|$)/.test(origin.module)
+  );
 }

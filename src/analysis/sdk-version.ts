@@ -41,6 +41,16 @@ export function registerToolMissing(filePath: string): string | undefined {
   }
 }
 
+/** The range the nearest package.json above the file that declares `name` gives it (dependencies of any kind). */
+export function declaredRange(filePath: string, name: string): string | undefined {
+  for (let dir = path.dirname(filePath); ; dir = path.dirname(dir)) {
+    const manifest = readJson(path.join(dir, 'package.json'));
+    const range = manifest && { ...manifest.peerDependencies, ...manifest.devDependencies, ...manifest.dependencies }[name];
+    if (typeof range === 'string') return range;
+    if (path.dirname(dir) === dir) return undefined;
+  }
+}
+
 function readJson(file: string): Manifest | undefined {
   try {
     return JSON.parse(fs.readFileSync(file, 'utf8')) as Manifest;

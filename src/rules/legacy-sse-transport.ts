@@ -9,6 +9,7 @@ import { transportStores } from './shared';
 import { fastmcpStartPlan } from '../analysis/mcp-frameworks/fastmcp';
 import { mcpFrameworkPlan } from '../analysis/mcp-frameworks/mcp-framework';
 import { agentsPlan } from '../analysis/mcp-frameworks/agents';
+import { mcpHandlerPlans } from '../analysis/mcp-frameworks/mcp-handler';
 
 export const legacySseTransport: Rule = {
   meta: {
@@ -22,7 +23,8 @@ export const legacySseTransport: Rule = {
       'eligible for removal. Existing implementations SHOULD migrate to Streamable HTTP: one POST endpoint. This rule finds ' +
       'the SDK `SSEServerTransport` (v1 `sdk/server/sse.js`, v2 `server-legacy/sse`, through aliases, `require`, namespaces ' +
       'and re-export files), hand-rolled `event: endpoint` streams, Cloudflare agents `McpAgent.serveSSE`/`mount`/' +
-      "`serve(…, { transport: 'sse' | 'auto' })`, fastmcp `transportType: 'sse'` and mcp-framework `transport: { type: 'sse' }`.",
+      "`serve(…, { transport: 'sse' | 'auto' })`, fastmcp `transportType: 'sse'`, mcp-framework `transport: { type: 'sse' }` " +
+      'and mcp-handler 1.x `createMcpHandler` without `disableSse: true`.',
     hint: 'Serve stateless Streamable HTTP on one POST endpoint; `mcp-migrate apply` rewrites SDK servers.',
     sources: [
       'spec 2026-07-28 basic/transports/streamable-http.mdx § HTTP+SSE Transport (2024-11-05)',
@@ -69,6 +71,19 @@ export const legacySseTransport: Rule = {
       );
     }
     checkFrameworks(sourceFile, facts, report);
+    for (const { call, plan } of mcpHandlerPlans(facts)) {
+      report(
+        call,
+        `Legacy HTTP+SSE transport: ${plan.package}'s \`createMcpHandler\` serves HTTP+SSE at /sse and /message unless its config says \`disableSse: true\`.`,
+        {
+          hint:
+            plan.package === 'mcp-handler'
+              ? 'Pass `disableSse: true` in its third argument (mcp-handler 1.x), or move to mcp-handler 2 (no SSE; protocol 2026-07-28).'
+              : "Move to mcp-handler (the package's name since 1.0, same API) and pass `disableSse: true` in the third argument.",
+          ...(plan.package === 'mcp-handler' && plan.config !== 'opaque' ? { data: { mcpHandler: plan } } : { fix: 'manual' }),
+        },
+      );
+    }
   },
 };
 

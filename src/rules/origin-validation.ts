@@ -33,7 +33,11 @@ export const originValidation: Rule = {
     }
     // Endpoints the v2 SDK's createMcpHandler serves have no plan (nothing to migrate), and the handler is
     // validation-free by design ("put Origin/Host validation in front of the handler"): the project-level fact decides.
-    const handlers = facts.functionCalls('createMcpHandler', 'createMcpHandler');
+    // (so is mcp-handler's, 1.x and 2.x)
+    const handlers = [
+      ...facts.functionCalls('createMcpHandler', 'createMcpHandler'),
+      ...facts.functionCalls('mcpHandlerPackage', 'createMcpHandler'),
+    ];
     // Hand-rolled transports have no plan either (the fact is asked only then: it costs the checker).
     const endpoints = stringLiterals(sourceFile, /event:\s*endpoint\b/);
     if ((endpoints.length === 0 && handlers.length === 0) || facts.project.validatesOrigin) return;
@@ -56,4 +60,5 @@ const HANDLER_MESSAGE =
 const HANDLER_HINT =
   'Validate Origin in front of the handler: `localhostOriginValidation()` or `originValidation([...])` from ' +
   '`@modelcontextprotocol/node` (node:http, express), `originValidationResponse(request, localhostAllowedOrigins())` ' +
-  'from `@modelcontextprotocol/server` (a fetch handler), or serve it from `createMcpExpressApp()` / `createMcpHonoApp()`.';
+  'from `@modelcontextprotocol/server` (a fetch handler), or serve it from `createMcpExpressApp()` / `createMcpHonoApp()`; ' +
+  "in a Next.js route (mcp-handler), answer 403 when `request.headers.get('origin')` is present and not allowed, before the handler.";

@@ -6,7 +6,7 @@ import { changedAt } from '../state-changes';
 import { usesOfVariable } from '../node-index';
 import { resolveOrigin } from '../resolve';
 import { staticString } from '../routes';
-import { isMcpModule } from '../sdk-modules';
+import { isPerRequestMcpHandler } from '../sdk-modules';
 import { callersOf } from './factories';
 import type { StateHandler } from './handlers';
 
@@ -98,7 +98,7 @@ function servedOnlyToModernClients(node: Node, depth: number): boolean {
 /** `createMcpHandler(…, { legacy: 'reject' })` from the SDK. */
 function rejectsLegacyClients(call: CallExpression): boolean {
   const origin = resolveOrigin(call.getExpression());
-  if (origin?.name !== 'createMcpHandler' || !isMcpModule(origin.module)) return false;
+  if (!isPerRequestMcpHandler(origin)) return false;
   const options = call.getArguments()[1];
   const legacy = Node.isObjectLiteralExpression(options) ? options.getProperty('legacy') : undefined;
   return Node.isPropertyAssignment(legacy) && staticString(legacy.getInitializer()) === 'reject';

@@ -4,7 +4,7 @@ import { Node, SyntaxKind, type CallExpression, type ParameterDeclaration, type 
 import type { FileFacts } from '../file-facts';
 import { routeContextsOf } from '../routes';
 import { resolveOrigin } from '../resolve';
-import { isMcpModule } from '../sdk-modules';
+import { isPerRequestMcpHandler } from '../sdk-modules';
 import { isFunctionNode, type FunctionNode } from '../endpoints/spans';
 import { referencesOf } from '../references';
 import { requestHandlers, type StateHandler } from './handlers';
@@ -62,7 +62,7 @@ function handedToMcpHandler(fn: FunctionNode): boolean {
   const handed = fn.getParent();
   if (!Node.isCallExpression(handed) || handed.getArguments()[0] !== fn) return false;
   const origin = resolveOrigin(handed.getExpression());
-  return origin?.name === 'createMcpHandler' && isMcpModule(origin.module);
+  return isPerRequestMcpHandler(origin);
 }
 
 /**

@@ -1,0 +1,105 @@
+// mcp-handler 1.x (fixtures/projects/mcp-handler-1-route), installed for real from its own package.json outside this
+// repository: its route serves HTTP+SSE at /sse unless the config says `disableSse: true` (and, without Redis, a GET
+// there takes the process down). `apply` turns SSE off on either target; the migrated route answers 404 on /sse and
+// /message, 405 on GET and DELETE /mcp, and serves the tool to the SDK's v1 client. On 2026-07-28 the project stays on
+// mcp-handler 1.x and the v1 SDK (mcp-handler 2 has another API), with a `v2-deferred` item that says so.
+import { execFile } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { apply } from '../src/engine/apply';
+import { check } from '../src/engine/check';
+import type { Target } from '../src/engine/targets';
+import { freePort, REPO_ROOT, startServerProcess, type RunningFixture } from './helpers/server-process';
+
+const PROJECT = path.join(REPO_ROOT, 'fixtures', 'projects', 'mcp-handler-1-route');
+const INSTALL_TIMEOUT_MS = 300_000;
+const made: string[] = [];
+const running: RunningFixture[] = [];
+let installed: string;
+
+afterAll(async () => {
+  await Promise.all(running.splice(0).map((server) => server.stop()));
+  for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** A copy outside this repository: Node finds only what its own install put there. */
+function isolatedCopy(from: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-migrate-mcp-handler-'));
+  made.push(dir);
+  fs.cpSync(from, dir, { recursive: true });
+  return dir;
+}
+
+beforeAll(async () => {
+  installed = isolatedCopy(PROJECT);
+  await new Promise<void>((resolve, reject) =>
+    execFile(
+      'npm',
+      ['install', '--prefer-offline', '--no-audit', '--no-fund'],
+      { cwd: installed, timeout: INSTALL_TIMEOUT_MS },
+      (error, stdout, stderr) => (error ? reject(new Error(`npm install failed:\n${stdout}${stderr}`)) : resolve()),
+    ),
+  );
+}, INSTALL_TIMEOUT_MS + 10_000);
+
+async function boot(root: string): Promise<string> {
+  const port = await freePort();
+  const server = await startServerProcess({
+    label: 'mcp-handler-1-route',
+    command: process.execPath,
+    args: ['serve.mjs'],
+    cwd: root,
+    env: { ...process.env, PORT: String(port), REDIS_URL: '', KV_URL: '' },
+    port,
+  });
+  running.push(server);
+  return server.url;
+}
+
+const status = async (url: string, method = 'GET') => (await fetch(url, { method, signal: AbortSignal.timeout(5_000) })).status;
+
+async function addNote(base: string, text: string): Promise<string> {
+  const client = new Client({ name: 'e2e-mcp-handler', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`)));
+  try {
+    const result = (await client.callTool({ name: 'add_note', arguments: { text } })) as { content: Array<{ text: string }> };
+    return result.content[0].text;
+  } finally {
+    await client.close();
+  }
+}
+
+describe('mcp-handler 1.x, installed', () => {
+  for (const target of ['2025-11-25', '2026-07-28'] as Target[]) {
+    it(`${target}: check finds its SSE, apply turns it off, and the route serves stateless Streamable HTTP only`, async () => {
+      const root = isolatedCopy(installed);
+      const before = await check({ paths: [root], cwd: root, gitignore: false });
+      expect(before.findings.filter((f) => f.ruleId === 'legacy-sse-transport').map((f) => `${f.file}:${f.line}:${f.fix}`)).toEqual([
+        'route.mjs:7:auto',
+      ]);
+
+      const result = apply({ paths: [root], cwd: root, allowDirty: true, target });
+      expect(result.problems).toEqual([]);
+      expect(result.changes.map((c) => c.file)).toEqual(['route.mjs']);
+      const route = fs.readFileSync(path.join(root, 'route.mjs'), 'utf8');
+      expect(route).toContain("{ basePath: '', maxDuration: 60, disableSse: true },");
+      expect(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).toBe(fs.readFileSync(path.join(PROJECT, 'package.json'), 'utf8'));
+      expect(result.manual.some((m) => m.ruleId === 'v2-deferred')).toBe(target === '2026-07-28');
+
+      const after = await check({ paths: [root], cwd: root, gitignore: false });
+      expect(after.findings.filter((f) => f.ruleId === 'legacy-sse-transport')).toEqual([]);
+      expect(after.findings.filter((f) => f.ruleId === 'origin-validation').map((f) => f.fix)).toEqual(['manual']);
+
+      const base = await boot(root);
+      expect(await status(`${base}/sse`)).toBe(404);
+      expect(await status(`${base}/message`, 'POST')).toBe(404);
+      expect(await status(`${base}/mcp`)).toBe(405);
+      expect(await status(`${base}/mcp`, 'DELETE')).toBe(405);
+      expect(await addNote(base, 'milk')).toBe('1 notes');
+    });
+  }
+});
