@@ -11,7 +11,7 @@ import type { AnyNode } from './lib/ast';
 import { inlinePlaceholder } from './lib/emit';
 import { addMarker } from './lib/markers';
 import { babelColumn } from './lib/locate';
-import { appendProperty } from './lib/source-edit';
+import { appendProperty, sourceText } from './lib/source-edit';
 import type { McpHandlerPlan } from '../src/analysis/mcp-frameworks/mcp-handler';
 
 export const id = 'mcp-handler-no-sse';
@@ -54,8 +54,11 @@ function withoutSse(context: TransformContext, call: AnyNode, plan: McpHandlerPl
   if (args.length !== plan.args) return false;
   const flag = 'disableSse: true';
   if (plan.config === 'absent') {
-    if (args.length === 1) args.push(j.identifier(inlinePlaceholder(context, '{}')) as unknown as AnyNode);
-    args.push(j.identifier(inlinePlaceholder(context, `{ ${flag} }`)) as unknown as AnyNode);
+    // (written after the last argument as it stands, so that the call keeps its layout)
+    const last = args[args.length - 1];
+    const added = [...(args.length === 1 ? ['{}'] : []), `{ ${flag} }`];
+    const text = [sourceText(context, last.start as number, last.end as number), ...added].join(', ');
+    args[args.length - 1] = j.identifier(inlinePlaceholder(context, text)) as unknown as AnyNode;
     return true;
   }
   const config = args[2];
