@@ -40,14 +40,16 @@ export default function transform(file: FileInfo, api: API, options: TransformOp
   for (const anchor of anchors) {
     const data = anchor.data as HintData;
     const at = { line: anchor.line, column: babelColumn(context, anchor.line, anchor.column) + 1 };
-    // `server.tool(…)`, or `servers.get(id)?.tool(…)` (an OptionalCallExpression in babel's tree)
+    // `server.tool(…)`, or `servers.get(id)?.tool(…)` (an OptionalCallExpression in babel's tree); the innermost call
+    // whose first argument holds the anchor (`createMcpHandler((server) => { server.tool(…) })`: not the outer one)
     const call = root
       .find(j.Node, (node: { type: string }) => node.type === 'CallExpression' || node.type === 'OptionalCallExpression')
       .filter((p) => {
         const first = ((p.node as unknown as AnyNode).arguments as AnyNode[])[0];
         return !!first && containsLocation(first, at);
       })
-      .paths()[0] as ASTPath | undefined;
+      .paths()
+      .sort((a, b) => firstArgumentLength(a) - firstArgumentLength(b))[0] as ASTPath | undefined;
     if (call) {
       changed = annotateCall(context, call, data) || changed;
       continue;
@@ -59,6 +61,11 @@ export default function transform(file: FileInfo, api: API, options: TransformOp
     if (literal && data.hints) changed = addAnnotationsProperty(context, literal, hintText(data.hints)) || changed;
   }
   return changed ? print(context) : undefined;
+}
+
+function firstArgumentLength(path: { node: unknown }): number {
+  const first = ((path.node as unknown as AnyNode).arguments as AnyNode[])[0];
+  return (first.end as number) - (first.start as number);
 }
 
 function hintText(hints: ToolHints): string {
