@@ -1,7 +1,7 @@
 // mcp-handler 1.x (fixtures/projects/mcp-handler-1-route), installed for real from its own package.json outside this
 // repository: its route serves HTTP+SSE at /sse unless the config says `disableSse: true` (and, without Redis, a GET
 // there takes the process down). `apply` turns SSE off on either target; the migrated route answers 404 on /sse and
-// /message, 405 on GET and DELETE /mcp, and serves the tool to the SDK's v1 client. On 2026-07-28 the project stays on
+// /message, 405 on GET and DELETE /mcp, and serves the tool, with the hints apply inferred, to the SDK's v1 client. On 2026-07-28 the project stays on
 // mcp-handler 1.x and the v1 SDK (mcp-handler 2 has another API), with a `v2-deferred` item that says so.
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -66,8 +66,10 @@ async function addNote(base: string, text: string): Promise<string> {
   const client = new Client({ name: 'e2e-mcp-handler', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`)));
   try {
+    const { tools } = await client.listTools();
+    const hints = tools.find((tool) => tool.name === 'add_note')?.annotations;
     const result = (await client.callTool({ name: 'add_note', arguments: { text } })) as { content: Array<{ text: string }> };
-    return result.content[0].text;
+    return `${result.content[0].text} (readOnlyHint: ${hints?.readOnlyHint}, idempotentHint: ${hints?.idempotentHint})`;
   } finally {
     await client.close();
   }
@@ -99,7 +101,7 @@ describe('mcp-handler 1.x, installed', () => {
       expect(await status(`${base}/message`, 'POST')).toBe(404);
       expect(await status(`${base}/mcp`)).toBe(405);
       expect(await status(`${base}/mcp`, 'DELETE')).toBe(405);
-      expect(await addNote(base, 'milk')).toBe('1 notes');
+      expect(await addNote(base, 'milk')).toBe('1 notes (readOnlyHint: false, idempotentHint: false)');
     });
   }
 });
