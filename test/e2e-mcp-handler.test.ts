@@ -1,8 +1,9 @@
 // mcp-handler 1.x (fixtures/projects/mcp-handler-1-route), installed for real from its own package.json outside this
 // repository: its route serves HTTP+SSE at /sse unless the config says `disableSse: true` (and, without Redis, a GET
 // there takes the process down). `apply` turns SSE off on either target; the migrated route answers 404 on /sse and
-// /message, 405 on GET and DELETE /mcp, and serves the tool, with the hints apply inferred, to the SDK's v1 client. On 2026-07-28 the project stays on
-// mcp-handler 1.x and the v1 SDK (mcp-handler 2 has another API), with a `v2-deferred` item that says so.
+// /message, 405 on GET and DELETE /mcp, and serves the tool, with the hints apply inferred, to the SDK's v1 client.
+// On 2026-07-28 the project stays on mcp-handler 1.x and the v1 SDK (mcp-handler 2 has another API), with a
+// `v2-deferred` item that says so.
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
