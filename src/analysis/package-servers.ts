@@ -4,7 +4,8 @@ import { Node, SyntaxKind, ts, type CallExpression, type Identifier, type Source
 import { identifiersReferringTo, nodesOfKind } from './node-index';
 import { connectCalls } from './endpoints/sites';
 import { resolveOrigin } from './resolve';
-import { isMcpModule, isPerRequestMcpHandler } from './sdk-modules';
+import { isMcpModule } from './sdk-modules';
+import { handlerFactoryResults } from './handler-factories';
 import { spanOf, unwrapExpression } from './endpoints/spans';
 import type { FileFacts } from './file-facts';
 import type { Span } from './endpoints/model';
@@ -27,7 +28,7 @@ export interface PackageServerPlan {
  */
 export function packageServerFactories(facts: FileFacts, sourceFile: SourceFile): PackageServerCall[] {
   const found: PackageServerCall[] = [];
-  const served = [...connectCalls(facts, sourceFile).map((c) => c.server), ...handlerFactoryResults(sourceFile)];
+  const served = [...connectCalls(facts, sourceFile).map((c) => c.server), ...handlerFactoryResults(sourceFile).map((r) => r.result)];
   for (const server of served) {
     let init: Node | undefined = unwrapAwait(server);
     let variable: VariableDeclaration | undefined;
@@ -86,25 +87,6 @@ function declaredInFunction(identifier: Identifier): boolean {
     ? identifier.getProject().getTypeChecker().compilerObject.getShorthandAssignmentValueSymbol(parent.compilerNode)
     : identifier.getSymbol()?.compilerSymbol;
   return (symbol?.getDeclarations() ?? []).some((d) => ts.findAncestor(d, (a) => ts.isFunctionLike(a)) !== undefined);
-}
-
-/** What the factories handed to the SDK's `createMcpHandler` return. */
-function handlerFactoryResults(sourceFile: SourceFile): Node[] {
-  const results: Node[] = [];
-  for (const call of nodesOfKind(sourceFile, SyntaxKind.CallExpression)) {
-    const origin = resolveOrigin(call.getExpression());
-    if (!isPerRequestMcpHandler(origin)) continue;
-    const [factory] = call.getArguments();
-    if (!Node.isArrowFunction(factory) && !Node.isFunctionExpression(factory)) continue;
-    const body = factory.getBody();
-    if (!Node.isBlock(body)) results.push(body);
-    else
-      for (const statement of body.getStatements()) {
-        const returned = Node.isReturnStatement(statement) ? statement.getExpression() : undefined;
-        if (returned) results.push(returned);
-      }
-  }
-  return results;
 }
 
 function unwrapAwait(node: Node | undefined): Node | undefined {

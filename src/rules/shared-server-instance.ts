@@ -1,4 +1,5 @@
 import type { Rule } from './rule';
+import { serversSharedByHandlerFactories } from '../analysis/handler-factories';
 
 export const sharedServerInstance: Rule = {
   meta: {
@@ -11,8 +12,9 @@ export const sharedServerInstance: Rule = {
       'getter that builds it on its first call) and ' +
       '`connect()`ed to a new transport for each connection or request works by accident on the legacy path and fails under ' +
       'load: since SDK 1.26 `Protocol.connect` throws "Already connected to a transport" when two requests overlap. The ' +
-      'stateless target needs a fresh server per request (v2 `createMcpHandler` enforces it). This rule reports the shared ' +
-      'server of every MCP endpoint, and each call that hands it to the code that connects it.',
+      'stateless target needs a fresh server per request (v2 `createMcpHandler` calls its factory for each one, and answers 500 ' +
+      'to overlapping requests when the factory returns one server made once). This rule reports the shared server of every ' +
+      'MCP endpoint, each call that hands it to the code that connects it, and a `createMcpHandler` factory that returns one.',
     hint: 'Build the server in a factory and call it per request.',
     sources: [
       'typescript-sdk v1.x src/shared/protocol.ts connect (Already connected to a transport)',
@@ -20,6 +22,16 @@ export const sharedServerInstance: Rule = {
     ],
   },
   check({ facts, report }) {
+    for (const { result, declaration } of serversSharedByHandlerFactories(facts)) {
+      report(
+        result,
+        `Shared server: the createMcpHandler factory returns \`${result.getText()}\`, one server created once (${declaration.getSourceFile() === facts.sourceFile ? `line ${declaration.getStartLineNumber()}` : 'in another file'}), for every request; overlapping requests fail (the SDK answers 500).`,
+        {
+          fix: 'manual',
+          hint: 'Build the server in the factory: `createMcpHandler(() => buildServer())`, with its tools registered there.',
+        },
+      );
+    }
     const reported = new Set<string>();
     for (const plan of facts.endpoints) {
       const server = plan.server;
