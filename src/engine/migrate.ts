@@ -565,12 +565,6 @@ function markedByPlan(finding: Finding, options: MigrateOptions, target: string)
   return !!agents && marksAgentInstead(agents, target, options.agentsHandlerModule);
 }
 
-/** A marker of the same rule already stands on the finding's line or the line above it. */
-/**
- * A value drawn afresh in a server factory is state only where that factory ran once per session before the
- * migration (the rule says so only then): one the migration moved behind `createMcpHandler` from an endpoint that was
- * already stateless was drawn per request all along, and gets no marker.
- */
 /**
  * Values a per-session server factory drew (`randomUUID()`, `Date.now()`; `drawnPerSession`) that the analysis no longer
  * reports once the run served their endpoint statelessly: it reads a stateless endpoint as one that drew them per request
@@ -603,12 +597,18 @@ function positionOf(text: string, offset: number): { line: number; column: numbe
   return { line: before.length, column: before[before.length - 1].length + 1 };
 }
 
+/**
+ * A value drawn afresh in a server factory is state only where that factory ran once per session before the
+ * migration (the rule says so only then): one the migration moved behind `createMcpHandler` from an endpoint that was
+ * already stateless was drawn per request all along, and gets no marker.
+ */
 function foundBefore(original: Analysis, relPath: string, finding: Finding): boolean {
   return !!original.files
     .find((file) => file.relPath === relPath)
     ?.findings.some((before) => before.ruleId === finding.ruleId && before.message === finding.message);
 }
 
+/** A marker of the same rule already stands on the finding's line or the line above it. */
 function markedNear(findings: Finding[], finding: Finding): boolean {
   return findings.some(
     (m) =>
