@@ -5,6 +5,8 @@ import { nodesOfKind } from '../analysis/node-index';
 import { isFunctionLike, resolveHandler } from '../analysis/routes';
 import { isV1SdkModule, isV2ServerModule, mcpModulesOf } from '../analysis/sdk-modules';
 import { codemodCannotTypeReceiver, passedServerCallers } from '../analysis/tools';
+import { handlerContextParameter, movedContextReads } from '../analysis/handler-context';
+import { movedContextField } from '../analysis/v2-context';
 
 /** v1's registration methods, which v2's `McpServer` does not have, and the v2 form each one takes. */
 const V2_FORMS: Record<string, string> = {
@@ -19,7 +21,7 @@ const SERVER_NAME = /server|mcp/i;
 export const v1SdkApi: Rule = {
   meta: {
     id: 'v1-sdk-api',
-    title: "v1's `.tool()`, `.prompt()` or `.resource()` on a server that runs on the v2 packages",
+    title: "v1's `.tool()`, `.prompt()`, `.resource()` or request-context fields on a server that runs on the v2 packages",
     severity: 'error',
     fix: 'auto',
     doc:
@@ -30,15 +32,26 @@ export const v1SdkApi: Rule = {
       'on a receiver it types as an `McpServer`, so a JavaScript project, or one moved by hand, can be left with them. The rule ' +
       'reads a file as running on v2 when it imports a v2 server package and not the v1 SDK, or, for a module that imports ' +
       'nothing MCP, when every file that hands it its server does. On 2026-07-28 `apply` moves each such call in JavaScript ' +
-      'whose arguments show their role, also in a project already on v2; the others keep an `sdk-v2-surface` marker.',
+      'whose arguments show their role, also in a project already on v2; the others keep an `sdk-v2-surface` marker. In ' +
+      "JavaScript the rule also reports a handler registered with v2's API that reads a context field v2 keeps elsewhere " +
+      '(`extra.sendNotification` is `ctx.mcpReq.notify`, `extra.authInfo` is `ctx.http?.authInfo`): undefined there, so a ' +
+      'call throws and a credential is silently missing; `apply` moves those reads too.',
     hint: 'Register with `registerTool`, `registerPrompt` or `registerResource` and a config object.',
     sources: ['typescript-sdk docs/migration/upgrade-to-v2.md', 'typescript-sdk packages/server/src/server/mcp.ts'],
   },
   check({ sourceFile, facts, report }) {
     if (!runsOnV2(sourceFile)) return;
+    // (`apply` moves the calls and the reads in JavaScript, the v2 fix-ups; TypeScript is the codemod's, and tsc reports them)
+    const javaScript = /\.[cm]?jsx?$/.test(sourceFile.getFilePath());
+    if (javaScript)
+      for (const { node, field } of v1ContextReads(sourceFile)) {
+        report(
+          node,
+          `\`${field}\` is v1's request context: v2 keeps it at \`${movedContextField(field)}\`, and here it is undefined${CALLED.has(field) ? ' (calling it throws)' : ''}.`,
+          { hint: `Read \`${movedContextField(field)}\` instead.` },
+        );
+      }
     for (const { call, method } of v1Registrations(sourceFile, facts)) {
-      // (`apply` moves the calls in JavaScript, the v2 fix-up `untyped-registrations`; TypeScript is the codemod's)
-      const javaScript = /\.[cm]?jsx?$/.test(sourceFile.getFilePath());
       report(
         call,
         `\`.${method}(…)\` is v1's API: v2's McpServer has no \`${method}\`, and the server throws when it is built. Register it with \`${V2_FORMS[method]}\`.`,
@@ -47,6 +60,17 @@ export const v1SdkApi: Rule = {
     }
   },
 };
+
+/** Context fields that are functions in v1: calling the undefined v2 read throws. */
+const CALLED = new Set(['sendNotification', 'sendRequest', 'closeSSEStream', 'closeStandaloneSSEStream']);
+
+/** Reads of moved context fields in the handlers the file registers with v2's API. */
+function v1ContextReads(file: SourceFile): Array<{ node: Node; field: string }> {
+  return nodesOfKind(file, SyntaxKind.CallExpression).flatMap((call) => {
+    const parameter = handlerContextParameter(call);
+    return parameter ? movedContextReads(parameter) : [];
+  });
+}
 
 /** The file imports a v2 server package and not the v1 SDK; or it imports nothing MCP, and every file handing it its server does. */
 function runsOnV2(file: SourceFile): boolean {

@@ -11,7 +11,8 @@ import type { API, FileInfo } from 'jscodeshift';
 import { createContext, print, type TransformOptions } from '../lib/context';
 import type { AnyNode } from '../lib/ast';
 import { inlinePlaceholder } from '../lib/emit';
-import { isVariableOf, isWritten, V2_CONTEXT_PLACES, v2TypeNames, variablesOfType, withTypeAliases } from './lib';
+import { isVariableOf, isWritten, v2TypeNames, variablesOfType, withTypeAliases } from './lib';
+import { V2_CONTEXT_PLACES } from '../../src/analysis/v2-context';
 
 export const id = 'context-fields';
 

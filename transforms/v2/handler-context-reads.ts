@@ -13,7 +13,8 @@ import type { API, ASTPath, FileInfo } from 'jscodeshift';
 import { createContext, print, type TransformContext, type TransformOptions } from '../lib/context';
 import { isFunctionNode, type AnyNode } from '../lib/ast';
 import { inlinePlaceholder } from '../lib/emit';
-import { isWritten, movesAField, onV2Packages, v2Pattern, V2_CONTEXT_PLACES } from './lib';
+import { isWritten, movesAField, onV2Packages, v2Pattern } from './lib';
+import { V2_CONTEXT_PLACES } from '../../src/analysis/v2-context';
 
 export const id = 'handler-context-reads';
 

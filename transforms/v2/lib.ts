@@ -4,6 +4,7 @@ import type { TransformContext } from '../lib/context';
 import type { ASTPath } from 'jscodeshift';
 import { isFunctionNode, type AnyNode } from '../lib/ast';
 import { originalText } from '../lib/source-edit';
+import { V2_CONTEXT_PLACES } from '../../src/analysis/v2-context';
 
 export interface ModuleBindings {
   /** `import * as z from 'zod'`, `import z from 'zod'`, `const z = require('zod')`. */
@@ -54,19 +55,6 @@ export function zodNamespaces(context: TransformContext): Set<string> {
   if (z) names.add(z);
   return names;
 }
-
-/** v1 context field → [v2 group (none: the context itself), v2 field]: the codemod's own map. `http` may be absent. */
-export const V2_CONTEXT_PLACES: Record<string, [group: 'mcpReq' | 'http' | undefined, field: string]> = {
-  sendNotification: ['mcpReq', 'notify'],
-  sendRequest: ['mcpReq', 'send'],
-  signal: ['mcpReq', 'signal'],
-  requestId: ['mcpReq', 'id'],
-  _meta: ['mcpReq', '_meta'],
-  sessionId: [undefined, 'sessionId'],
-  authInfo: ['http', 'authInfo'],
-  closeSSEStream: ['http', 'closeSSE'],
-  closeStandaloneSSEStream: ['http', 'closeStandaloneSSE'],
-};
 
 /** Local names of a type a v2 package exports (`ServerContext`, `McpServer`), as imported (`import { type ServerContext as Ctx }`). */
 export function v2TypeNames(context: TransformContext, exported: string): Set<string> {
