@@ -53,6 +53,8 @@ export function movedContextReads(parameter: ParameterDeclaration): Array<{ node
   return body.getDescendantsOfKind(SyntaxKind.PropertyAccessExpression).flatMap((access) => {
     const target = access.getExpression();
     const field = access.getName();
-    return Node.isIdentifier(target) && target.getText() === name.getText() && movedContextField(field) ? [{ node: access, field }] : [];
+    // (the parameter itself, not a name that shadows it: `[1, 2].map((extra) => extra.signal)`)
+    const isParameter = Node.isIdentifier(target) && target.getText() === name.getText() && target.getSymbol() === name.getSymbol();
+    return isParameter && movedContextField(field) ? [{ node: access, field }] : [];
   });
 }
