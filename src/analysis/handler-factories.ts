@@ -27,9 +27,9 @@ export function handlerFactoryResults(sourceFile: SourceFile): Array<{ factory: 
 }
 
 /**
- * Servers a `createMcpHandler` factory returns without building them: a variable declared outside the factory that
- * holds an SDK server (`const server = new McpServer(…)` at module level; `createMcpHandler(() => server)`). Every
- * request is then served by that one server, and overlapping requests fail (the SDK answers 500).
+ * Servers a `createMcpHandler` factory returns without building them: a module-level variable that holds an SDK server
+ * (`const server = new McpServer(…)`; `createMcpHandler(() => server)`). Every request is then served by that one
+ * server, and overlapping requests fail (the SDK answers 500).
  */
 export function serversSharedByHandlerFactories(facts: FileFacts): Array<{ result: Node; declaration: VariableDeclaration }> {
   return handlerFactoryResults(facts.sourceFile).flatMap(({ factory, result }) => {
@@ -37,7 +37,8 @@ export function serversSharedByHandlerFactories(facts: FileFacts): Array<{ resul
     const symbol = result.getSymbol();
     const declaration = (symbol?.isAlias() ? symbol.getAliasedSymbol() : symbol)?.getDeclarations()[0];
     if (!declaration || !Node.isVariableDeclaration(declaration)) return [];
-    if (factory.containsRange(declaration.getPos(), declaration.getEnd())) return [];
+    // (one made in a function beside the handler — a Worker's fetch making both per request — is not shared)
+    if (!Node.isSourceFile(declaration.getVariableStatement()?.getParent())) return [];
     const init = declaration.getInitializer();
     return init && Node.isNewExpression(init) && facts.is(init.getExpression(), 'McpServer') ? [{ result, declaration }] : [];
   });
