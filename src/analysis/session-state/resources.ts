@@ -1,6 +1,7 @@
 // Per-session values that own something to release: a browser, a database or API client, a connection.
 import { Node, SyntaxKind, type VariableDeclaration } from 'ts-morph';
 import type { StateHandler } from './handlers';
+import { identifiersReferringTo } from '../node-index';
 
 const RELEASE = /^(?:close|dispose|destroy|disconnect|quit|end)$/;
 const RESOURCE_CONSTRUCTOR =
@@ -36,8 +37,6 @@ export function sessionResource(variable: Node, tools: readonly StateHandler[]):
   if (!Node.isVariableDeclaration(variable) || !Node.isIdentifier(variable.getNameNode())) return undefined;
   if (!ownsResource(variable)) return undefined;
   const symbol = variable.getSymbol();
-  const user = tools.find(
-    (tool) => !!tool.handler && tool.handler.getDescendantsOfKind(SyntaxKind.Identifier).some((id) => id.getSymbol() === symbol),
-  );
+  const user = tools.find((tool) => !!tool.handler && identifiersReferringTo(tool.handler, symbol).length > 0);
   return user?.name;
 }
