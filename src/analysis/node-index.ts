@@ -59,6 +59,10 @@ function indexOf(file: SourceFile): NodeIndex {
 }
 
 /** The ts-morph node of a node of the file's compiler tree: the one every other way to it gives. */
+export function wrapNode<T extends Node>(file: SourceFile, node: ts.Node): T {
+  return wrap<T>(file, node);
+}
+
 function wrap<T extends Node>(file: SourceFile, node: ts.Node): T {
   return (file as unknown as { _getNodeFromCompilerNode(node: ts.Node): T })._getNodeFromCompilerNode(node);
 }
