@@ -94,6 +94,15 @@ const localModulesOnly: ResolutionHostFactory = (host, compilerOptions) => ({
     ),
 });
 
+/**
+ * `project.createSourceFile(path, text, { overwrite: true })`. ts-morph overwrites by first reading the path from its
+ * file system, which throws (an error with its stack, caught) for each new file of an in-memory project: a path the
+ * project does not hold yet is created without that.
+ */
+export function createSourceFile(project: Project, filePath: string, text: string): SourceFile {
+  return project.createSourceFile(filePath, text, { overwrite: !!project.getSourceFile(filePath) });
+}
+
 /** Syntax errors of a file, as `line:col message` (1-based), or undefined when it parses. */
 export function syntaxError(sourceFile: SourceFile): string | undefined {
   const diagnostics = (sourceFile.compilerNode as unknown as { parseDiagnostics?: ts.DiagnosticWithLocation[] }).parseDiagnostics ?? [];
@@ -154,7 +163,7 @@ function analyzeGroup(sources: SourceInput[], rules: readonly Rule[]): GroupAnal
   const project = createProject(sources);
   const byRel = new Map<string, SourceFile>();
   for (const source of sources) {
-    byRel.set(source.relPath, project.createSourceFile(source.absPath, source.text, { overwrite: true }));
+    byRel.set(source.relPath, createSourceFile(project, source.absPath, source.text));
   }
   addUnscannedImports(project, sources);
   const parsed: Array<[SourceInput, SourceFile]> = [];
@@ -214,7 +223,7 @@ function addUnscannedImports(project: Project, sources: readonly SourceInput[]):
       } catch {
         continue;
       }
-      project.createSourceFile(file, text, { overwrite: true });
+      createSourceFile(project, file, text);
       if (++added >= MAX_UNSCANNED_IMPORTS) return;
     }
   }
