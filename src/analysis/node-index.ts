@@ -19,6 +19,7 @@ interface NodeIndex {
   /** What has been asked for, wrapped. */
   wrappedByKind: Map<SyntaxKind, Node[]>;
   wrappedByName: Map<string, Identifier[]>;
+  outsideMemberAccess?: Set<string>;
 }
 
 const indexes = new WeakMap<SourceFile, NodeIndex>();
@@ -117,6 +118,27 @@ function isStrictlyWithin(node: ts.Node, ancestor: ts.Node): boolean {
     if (parent.pos < ancestor.pos) return false;
   }
   return false;
+}
+
+/**
+ * The names the file spells other than as the name of a member access (`m` of `x.m`): its identifiers elsewhere and
+ * the values of its string literals. A declaration names itself with one of these (an identifier, a quoted or
+ * computed name), and so does an import or export alias, so a member `x.m` of a project value can only be declared
+ * in the project when some project file spells `m` so.
+ */
+export function namesOutsideMemberAccess(file: SourceFile): ReadonlySet<string> {
+  const index = indexOf(file);
+  if (!index.outsideMemberAccess) {
+    const names = new Set<string>();
+    for (const [name, identifiers] of index.identifiers) {
+      if (identifiers.some((id) => !(ts.isPropertyAccessExpression(id.parent) && id.parent.name === id))) names.add(name);
+    }
+    for (const kind of [ts.SyntaxKind.StringLiteral, ts.SyntaxKind.NoSubstitutionTemplateLiteral] as number[] as SyntaxKind[]) {
+      for (const literal of index.byKind.get(kind) ?? []) names.add((literal as ts.StringLiteral).text);
+    }
+    index.outsideMemberAccess = names;
+  }
+  return index.outsideMemberAccess;
 }
 
 /** Identifiers spelled `name` in the file. */
