@@ -86,7 +86,28 @@ export function createProject(files: readonly { absPath: string }[] = []): Proje
     },
   });
   rememberSymbols(project);
+  rememberSourceFiles(project);
   return project;
+}
+
+/**
+ * `project.getSourceFiles()` (no globs) listed once per program: ts-morph walks its directory tree for each call, and
+ * the endpoint model asks for every project file in many places. The list is made again when the project's files
+ * change (a new program); callers get a copy.
+ */
+function rememberSourceFiles(project: Project): void {
+  const list = project.getSourceFiles.bind(project);
+  let program: ts.Program | undefined;
+  let files: SourceFile[] = [];
+  project.getSourceFiles = ((globPatterns?: string | readonly string[]) => {
+    if (globPatterns !== undefined) return list(globPatterns as readonly string[]);
+    const current = project.getProgram().compilerObject;
+    if (current !== program) {
+      program = current;
+      files = list();
+    }
+    return [...files];
+  }) as Project['getSourceFiles'];
 }
 
 /**
