@@ -6,7 +6,7 @@
 // (a call into code it cannot read that receives state, a method named by a computed key, …) makes the inference
 // "unsure": no hint is added and the report says why.
 import { Node, SyntaxKind, type CallExpression, type NewExpression, type ParameterDeclaration } from 'ts-morph';
-import { descendantsOfKind, namesOutsideMemberAccess } from './node-index';
+import { descendantsOfKind, memberMayBeDeclared } from './node-index';
 import { unwrapExpression } from './endpoints/spans';
 import { resolveOrigin } from './resolve';
 import { isLoggingMethod } from './logging';
@@ -327,31 +327,6 @@ function declarationOf(identifier: Node): Node | undefined {
   return target?.getDeclarations()[0];
 }
 
-/**
- * False when `nameNode` is the member name of `x.m` and no project file spells `m` outside a member access
- * (namesOutsideMemberAccess): the member is then none of the project's functions, methods or aliases of them, and the
- * type checker is not asked (for `res.json`, `map.set`, `console.log`, it types the object the member is read from).
- */
-function mayBeDeclaredInProject(nameNode: Node): boolean {
-  const access = nameNode.getParent();
-  if (!Node.isPropertyAccessExpression(access) || access.getNameNode() !== nameNode) return true;
-  const name = nameNode.getText();
-  if (name === 'default') return true;
-  const project = nameNode.getProject();
-  // (per program: a project that changes gets a new one)
-  const program = project.getProgram().compilerObject;
-  let names = programNames.get(program);
-  if (!names) {
-    names = new Set();
-    for (const file of project.getSourceFiles()) for (const spelled of namesOutsideMemberAccess(file)) names.add(spelled);
-    programNames.set(program, names);
-  }
-  return names.has(name);
-}
-
-/** The names of {@link mayBeDeclaredInProject}, per program. */
-const programNames = new WeakMap<object, Set<string>>();
-
 function isWithin(node: Node, container: Node): boolean {
   return node === container || node.getAncestors().includes(container);
 }
@@ -362,7 +337,7 @@ function functionBody(fn: Node): Node | undefined {
 
 /** The function a callee names, when its body is in the project (a declaration, `const f = () => …`, a method). */
 function functionDeclaration(nameNode: Node): Node | undefined {
-  if (!mayBeDeclaredInProject(nameNode)) return undefined;
+  if (!memberMayBeDeclared(nameNode)) return undefined;
   const declaration = declarationOf(nameNode);
   if (!declaration) return undefined;
   let fn: Node | undefined = declaration;
