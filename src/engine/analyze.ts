@@ -115,19 +115,19 @@ function rememberSourceFiles(project: Project): void {
  * program: rules and the endpoint model ask about the same identifiers again and again (on the 10k bench tree 88,000
  * questions about 16,000 nodes), and TypeScript resolves a name anew each time. A program is never changed under its
  * checker — a project's edit makes a new program and checker — so the answers are kept per checker, and a new one
- * starts afresh.
+ * starts afresh. (A Map, not a WeakMap: it goes with the checker, and weak keys cost the garbage collector more.)
  */
 function rememberSymbols(project: Project): void {
   const checker = project.getTypeChecker();
   const ask = checker.getSymbolAtLocation.bind(checker);
   let current: ts.TypeChecker | undefined;
-  let answers = new WeakMap<ts.Node, TsMorphSymbol | null>();
+  let answers = new Map<ts.Node, TsMorphSymbol | null>();
   checker.getSymbolAtLocation = (node: Node): TsMorphSymbol | undefined => {
     // (`node.getSymbol()` reaches this through the project's context, which has brought the program up to date)
     const compiler = checker.compilerObject;
     if (compiler !== current) {
       current = compiler;
-      answers = new WeakMap();
+      answers = new Map();
     }
     let answer = answers.get(node.compilerNode);
     if (answer === undefined) answers.set(node.compilerNode, (answer = ask(node) ?? null));
