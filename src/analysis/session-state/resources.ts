@@ -1,7 +1,7 @@
 // Per-session values that own something to release: a browser, a database or API client, a connection.
 import { Node, SyntaxKind, type VariableDeclaration } from 'ts-morph';
 import type { StateHandler } from './handlers';
-import { identifiersReferringTo } from '../node-index';
+import { descendantsOfKind, identifiersReferringTo } from '../node-index';
 
 const RELEASE = /^(?:close|dispose|destroy|disconnect|quit|end)$/;
 const RESOURCE_CONSTRUCTOR =
@@ -18,15 +18,18 @@ function ownsResource(variable: VariableDeclaration): boolean {
   if (RESOURCE_CONSTRUCTOR.test(variable.getInitializer()?.getText() ?? '')) return true;
   const symbol = variable.getSymbol();
   const scope = variable.getFirstAncestor((node) => Node.isBlock(node) || Node.isSourceFile(node));
-  return !!scope?.getDescendantsOfKind(SyntaxKind.CallExpression).some((call) => {
-    const callee = call.getExpression();
-    return (
-      Node.isPropertyAccessExpression(callee) &&
-      RELEASE.test(callee.getName()) &&
-      Node.isIdentifier(callee.getExpression()) &&
-      callee.getExpression().getSymbol() === symbol
-    );
-  });
+  return (
+    !!scope &&
+    descendantsOfKind(scope, SyntaxKind.CallExpression).some((call) => {
+      const callee = call.getExpression();
+      return (
+        Node.isPropertyAccessExpression(callee) &&
+        RELEASE.test(callee.getName()) &&
+        Node.isIdentifier(callee.getExpression()) &&
+        callee.getExpression().getSymbol() === symbol
+      );
+    })
+  );
 }
 
 /**

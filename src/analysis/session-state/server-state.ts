@@ -5,7 +5,7 @@ import type { FileFacts } from '../file-facts';
 import { isFunctionNode, unwrapExpression, type FunctionNode } from '../endpoints/spans';
 import { changedAt } from '../state-changes';
 import { staticString } from '../routes';
-import { identifiersReferringTo, identifiersReferringToAny } from '../node-index';
+import { descendantsOfKind, identifiersReferringTo, identifiersReferringToAny } from '../node-index';
 import type { StateHandler } from './handlers';
 import type { SessionStateFact } from './model';
 
@@ -14,7 +14,7 @@ const SWITCH = /^(?:enable|disable|update|remove)$/;
 
 /** The symbols of the servers the factory builds (its variables and parameters that hold an `McpServer`). */
 export function factoryServers(factory: FunctionNode, facts: FileFacts): Set<MorphSymbol> {
-  const declared = [...factory.getDescendantsOfKind(SyntaxKind.VariableDeclaration), ...factory.getParameters()];
+  const declared = [...descendantsOfKind(factory, SyntaxKind.VariableDeclaration), ...factory.getParameters()];
   const servers = new Set<MorphSymbol>();
   for (const declaration of declared) {
     if (!Node.isVariableDeclaration(declaration) && !Node.isParameterDeclaration(declaration)) continue;
@@ -106,7 +106,7 @@ function sdkMember(access: Node): boolean {
 /** Variables of the factory that hold what a registration returned (`const admin = server.registerTool('admin', …)`). */
 function registeredInFactory(factory: FunctionNode, servers: ReadonlySet<MorphSymbol>): Map<MorphSymbol, string> {
   const found = new Map<MorphSymbol, string>();
-  for (const variable of factory.getDescendantsOfKind(SyntaxKind.VariableDeclaration)) {
+  for (const variable of descendantsOfKind(factory, SyntaxKind.VariableDeclaration)) {
     const init = variable.getInitializer();
     const call = init && unwrapExpression(init);
     const callee = Node.isCallExpression(call) ? call.getExpression() : undefined;
@@ -135,7 +135,7 @@ const COLLECT = /^(?:add|push|unshift|set)$/;
 export function collectedServers(factory: FunctionNode, facts: FileFacts, handlers: readonly StateHandler[]): SessionStateFact[] {
   const servers = factoryServers(factory, facts);
   const found: SessionStateFact[] = [];
-  for (const call of factory.getDescendantsOfKind(SyntaxKind.CallExpression)) {
+  for (const call of descendantsOfKind(factory, SyntaxKind.CallExpression)) {
     const callee = call.getExpression();
     if (!Node.isPropertyAccessExpression(callee) || !COLLECT.test(callee.getName())) continue;
     // (the factory's own code: a handler's `visits.set(server, …)` is a lookup keyed by the server)
