@@ -10,6 +10,7 @@ import {
   identifiersReferringTo,
   identifiersReferringToAny,
   identifiersUnder,
+  memberMayBeDeclared,
   nodesOfKind,
   refersTo,
   refersToAny,
@@ -132,5 +133,59 @@ describe('node index', () => {
         expect(any.length === expected.length && any.every((id, index) => id === expected[index])).toBe(true);
       }
     }
+  });
+
+  it('says a member may be declared in the project whenever the type checker finds a declaration of it', () => {
+    let ruledOut = 0;
+    let declared = 0;
+    const check = (project: ReturnType<typeof createProject>) => {
+      for (const file of project.getSourceFiles()) {
+        for (const access of file.getDescendantsOfKind(SyntaxKind.PropertyAccessExpression)) {
+          const name = access.getNameNode();
+          const declarations = name.getSymbol()?.getDeclarations() ?? [];
+          if (!memberMayBeDeclared(name)) {
+            ruledOut += 1;
+            expect(
+              declarations.map((d) => d.getText()),
+              `${file.getFilePath()} ${access.getText()}`,
+            ).toEqual([]);
+          } else if (declarations.length > 0) declared += 1;
+        }
+      }
+    };
+    // (one project per fixture server, as the analysis makes one per import group)
+    for (const server of fs.readdirSync(SERVERS, { withFileTypes: true }).filter((entry) => entry.isDirectory())) {
+      const dir = path.join(SERVERS, server.name);
+      const project = createProject();
+      for (const file of fs.readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
+        if (/\.(?:[cm]?[jt]s|tsx)$/.test(file) && !file.includes('node_modules'))
+          project.createSourceFile(path.join(dir, file), fs.readFileSync(path.join(dir, file), 'utf8'));
+      }
+      check(project);
+    }
+    // Declared under a name spelled as a string, through an export alias, by a computed name from a constant, and a
+    // private member.
+    const project = createProject();
+    project.createSourceFile('/r/lib.ts', "function inner() {}\nexport { inner as renamed };\nexport const table = { 'quoted': 1 };\n");
+    project.createSourceFile(
+      '/r/use.ts',
+      [
+        "import * as lib from './lib';",
+        'const KEY = `k${"eyed"}` as const;',
+        'class Box { [KEY] = 1; #secret = 2; peek() { return this.#secret; } }',
+        'lib.renamed(); lib.table.quoted; new Box().keyed; new Box().peek(); [].missing;',
+      ].join('\n'),
+    );
+    check(project);
+    const use = project.getSourceFileOrThrow('/r/use.ts');
+    const named = (text: string) =>
+      use
+        .getDescendantsOfKind(SyntaxKind.PropertyAccessExpression)
+        .find((access) => access.getText() === text)!
+        .getNameNode();
+    for (const text of ['lib.renamed', 'lib.table.quoted', 'new Box().keyed', 'this.#secret'])
+      expect(memberMayBeDeclared(named(text)), text).toBe(true);
+    expect(ruledOut).toBeGreaterThan(500);
+    expect(declared).toBeGreaterThan(20);
   });
 });

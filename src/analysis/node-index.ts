@@ -19,6 +19,8 @@ interface NodeIndex {
   /** What has been asked for, wrapped. */
   wrappedByKind: Map<SyntaxKind, Node[]>;
   wrappedByName: Map<string, Identifier[]>;
+  /** null: any name (see namesOutsideMemberAccess). */
+  outsideMemberAccess?: Set<string> | null;
 }
 
 const indexes = new WeakMap<SourceFile, NodeIndex>();
@@ -59,6 +61,10 @@ function indexOf(file: SourceFile): NodeIndex {
 }
 
 /** The ts-morph node of a node of the file's compiler tree: the one every other way to it gives. */
+export function wrapNode<T extends Node>(file: SourceFile, node: ts.Node): T {
+  return wrap<T>(file, node);
+}
+
 function wrap<T extends Node>(file: SourceFile, node: ts.Node): T {
   return (file as unknown as { _getNodeFromCompilerNode(node: ts.Node): T })._getNodeFromCompilerNode(node);
 }
@@ -114,6 +120,74 @@ function isStrictlyWithin(node: ts.Node, ancestor: ts.Node): boolean {
   }
   return false;
 }
+
+/**
+ * The names the file spells other than as the name of a member access (`m` of `x.m`): its identifiers elsewhere and
+ * the values of its string literals. A declaration names itself with one of these (an identifier, a quoted or
+ * computed name), and so does an import or export alias, so a member `x.m` of a project value can only be declared
+ * in the project when some project file spells `m` so. Undefined — any name — when the file has a computed member
+ * name other than a literal (`[KEY]`, `[Symbol.iterator]`, `[E.A]`), whose value may be spelled nowhere.
+ */
+export function namesOutsideMemberAccess(file: SourceFile): ReadonlySet<string> | undefined {
+  const index = indexOf(file);
+  if (index.outsideMemberAccess === undefined) {
+    const computed = (index.byKind.get(ts.SyntaxKind.ComputedPropertyName as number as SyntaxKind) ?? []) as ts.ComputedPropertyName[];
+    if (
+      computed.some(
+        (name) =>
+          !ts.isStringLiteral(name.expression) &&
+          !ts.isNoSubstitutionTemplateLiteral(name.expression) &&
+          !ts.isNumericLiteral(name.expression),
+      )
+    ) {
+      index.outsideMemberAccess = null;
+      return undefined;
+    }
+    const names = new Set<string>();
+    for (const [name, identifiers] of index.identifiers) {
+      if (identifiers.some((id) => !(ts.isPropertyAccessExpression(id.parent) && id.parent.name === id))) names.add(name);
+    }
+    for (const kind of [ts.SyntaxKind.StringLiteral, ts.SyntaxKind.NoSubstitutionTemplateLiteral] as number[] as SyntaxKind[]) {
+      for (const literal of index.byKind.get(kind) ?? []) names.add((literal as ts.StringLiteral).text);
+    }
+    index.outsideMemberAccess = names;
+  }
+  return index.outsideMemberAccess ?? undefined;
+}
+
+/**
+ * False when `nameNode` is the member name of `x.m` (an identifier, not `#m`) and no file of the project spells `m`
+ * outside a member access ({@link namesOutsideMemberAccess}): the member is then declared nowhere in the project
+ * (nor is an alias of a project declaration), and callers that want such a declaration need not ask the type checker,
+ * which would type the object the member is read from (`res.status(500).json`, `map.set`, `console.log`).
+ */
+export function memberMayBeDeclared(nameNode: Node): boolean {
+  const compilerNode = nameNode.compilerNode;
+  const access = compilerNode.parent;
+  if (!ts.isIdentifier(compilerNode) || !access || !ts.isPropertyAccessExpression(access) || access.name !== compilerNode) return true;
+  const name = nameNode.getText();
+  if (name === 'default') return true;
+  const project = nameNode.getProject();
+  // (per program: a project whose files change gets a new one)
+  const program = project.getProgram().compilerObject;
+  let names = programNames.get(program);
+  if (names === undefined) {
+    names = new Set();
+    for (const file of project.getSourceFiles()) {
+      const spelled = namesOutsideMemberAccess(file);
+      if (!spelled) {
+        names = null;
+        break;
+      }
+      for (const spelling of spelled) names.add(spelling);
+    }
+    programNames.set(program, names);
+  }
+  return names === null || names.has(name);
+}
+
+/** The names of {@link memberMayBeDeclared}, per program; null: any name. */
+const programNames = new WeakMap<ts.Program, Set<string> | null>();
 
 /** Identifiers spelled `name` in the file. */
 export function identifiersNamed(file: SourceFile, name: string): Identifier[] {

@@ -1,7 +1,7 @@
 // Does code validate the Origin header? Reading it counts, unless the value is only echoed back (CORS reflection is
 // not validation); the v2 framework apps and the SDK's Origin middleware count too.
-import { identifiersNamed, nodesOfKind } from './node-index';
-import { Node, SyntaxKind, type SourceFile } from 'ts-morph';
+import { identifiersNamed, identifiersUnder, nodesOfKind } from './node-index';
+import { Node, SyntaxKind, ts, type SourceFile } from 'ts-morph';
 import { stringLiterals } from './file-facts';
 
 /** Project-level: does any file check the Origin header or install an Origin-validating layer? */
@@ -97,9 +97,10 @@ function referencesEchoedOnly(declaration: Node, depth: number): boolean {
   const nameNode = (declaration as Node & { getNameNode?(): Node }).getNameNode?.();
   if (!symbol || !nameNode) return false;
   const name = nameNode.getText();
-  const references = declaration
-    .getSourceFile()
-    .getDescendantsOfKind(SyntaxKind.Identifier)
-    .filter((id) => id !== nameNode && id.getText() === name && id.getSymbol() === symbol);
+  // (only identifiers spelled like the name are looked at: one with the same text has the same escaped text)
+  const spelled = new Set([(nameNode.compilerNode as ts.Identifier).escapedText as string]);
+  const references = identifiersUnder(declaration.getSourceFile(), spelled).filter(
+    (id) => id !== nameNode && id.getText() === name && id.getSymbol() === symbol,
+  );
   return references.every((reference) => echoedOnly(reference, depth + 1));
 }

@@ -6,7 +6,7 @@
 // (a call into code it cannot read that receives state, a method named by a computed key, …) makes the inference
 // "unsure": no hint is added and the report says why.
 import { Node, SyntaxKind, type CallExpression, type NewExpression, type ParameterDeclaration } from 'ts-morph';
-import { descendantsOfKind } from './node-index';
+import { descendantsOfKind, memberMayBeDeclared } from './node-index';
 import { unwrapExpression } from './endpoints/spans';
 import { resolveOrigin } from './resolve';
 import { isLoggingMethod } from './logging';
@@ -337,6 +337,7 @@ function functionBody(fn: Node): Node | undefined {
 
 /** The function a callee names, when its body is in the project (a declaration, `const f = () => …`, a method). */
 function functionDeclaration(nameNode: Node): Node | undefined {
+  if (!memberMayBeDeclared(nameNode)) return undefined;
   const declaration = declarationOf(nameNode);
   if (!declaration) return undefined;
   let fn: Node | undefined = declaration;

@@ -1,6 +1,6 @@
 // What SDK classes a value can hold: `new X()`, variables initialised or assigned with one, type
 // annotations that name one (`Record<string, SSEServerTransport>`), and containers written to with one.
-import { descendantsOfKind, identifiersNamed } from './node-index';
+import { descendantsOfKind, identifiersNamed, memberMayBeDeclared } from './node-index';
 import { Node, SyntaxKind, type Symbol as TsMorphSymbol } from 'ts-morph';
 import { resolveOrigin, type ImportOrigin } from './resolve';
 import { unwrapExpression } from './endpoints/spans';
@@ -65,6 +65,8 @@ export function typeOrigins(typeNode: Node | undefined, seen = new Set<Node>()):
 
 function originsOfBinding(node: Node, depth: number, seen: Set<Node>): ImportOrigin[] {
   const nameNode = Node.isPropertyAccessExpression(node) ? node.getNameNode() : node;
+  // (a member no project file declares has none of the declarations below)
+  if (!memberMayBeDeclared(nameNode)) return [];
   const symbol = followImport(nameNode.getSymbol());
   if (!symbol) return [];
   const origins: ImportOrigin[] = [];

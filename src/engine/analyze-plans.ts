@@ -5,7 +5,7 @@ import { ts } from 'ts-morph';
 import type { FileProblem } from '../model';
 import type { Rule } from '../rules/rule';
 import { fileValidatesOrigin } from '../analysis/origin';
-import { analyzeSources, createProject, syntaxDepth, syntaxError, type Analysis, type SourceInput } from './analyze';
+import { analyzeSources, createProject, createSourceFile, syntaxDepth, syntaxError, type Analysis, type SourceInput } from './analyze';
 import { isReadProblem, readSource, type SourceText } from './read-source';
 
 /**
@@ -60,7 +60,7 @@ function originValidatorsAlone(probes: SourceInput[]): SourceInput[] {
   const project = createProject(probes);
   return probes.filter((probe) => {
     try {
-      const sourceFile = project.createSourceFile(probe.absPath, probe.text, { overwrite: true });
+      const sourceFile = createSourceFile(project, probe.absPath, probe.text);
       if (syntaxError(sourceFile) || syntaxDepth(sourceFile.compilerNode) > MAX_SYNTAX_DEPTH) return false;
       return fileValidatesOrigin(sourceFile);
     } catch {

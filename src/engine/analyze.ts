@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Project, ts, type Node, type ResolutionHostFactory, type SourceFile } from 'ts-morph';
+import { Project, ts, type Node, type ResolutionHostFactory, type SourceFile, type Symbol as TsMorphSymbol } from 'ts-morph';
 import type { Finding, Suppression } from '../model';
 import type { ReportOptions, Rule } from '../rules/rule';
 import { FileFacts, type ProjectFacts } from '../analysis/file-facts';
@@ -67,7 +67,7 @@ const IN_NODE_MODULES = /[\\/]node_modules[\\/]/;
  */
 export function createProject(files: readonly { absPath: string }[] = []): Project {
   const packagesInProject = files.some((file) => IN_NODE_MODULES.test(file.absPath));
-  return new Project({
+  const project = new Project({
     useInMemoryFileSystem: true,
     skipAddingFilesFromTsConfig: true,
     skipFileDependencyResolution: true,
@@ -85,6 +85,54 @@ export function createProject(files: readonly { absPath: string }[] = []): Proje
       noEmit: true,
     },
   });
+  rememberSymbols(project);
+  rememberSourceFiles(project);
+  return project;
+}
+
+/**
+ * `project.getSourceFiles()` (no globs) listed once per program: ts-morph walks its directory tree for each call, and
+ * the endpoint model asks for every project file in many places. The list is made again when the project's files
+ * change (a new program); callers get a copy.
+ */
+function rememberSourceFiles(project: Project): void {
+  const list = project.getSourceFiles.bind(project);
+  let program: ts.Program | undefined;
+  let files: SourceFile[] = [];
+  project.getSourceFiles = ((globPatterns?: string | readonly string[]) => {
+    if (globPatterns !== undefined) return list(globPatterns as readonly string[]);
+    const current = project.getProgram().compilerObject;
+    if (current !== program) {
+      program = current;
+      files = list();
+    }
+    return [...files];
+  }) as Project['getSourceFiles'];
+}
+
+/**
+ * The project's type checker answers `getSymbolAtLocation` (what `node.getSymbol()` asks) once per node of its
+ * program: rules and the endpoint model ask about the same identifiers again and again (on the 10k bench tree 88,000
+ * questions about 16,000 nodes), and TypeScript resolves a name anew each time. A program is never changed under its
+ * checker — a project's edit makes a new program and checker — so the answers are kept per checker, and a new one
+ * starts afresh. (A Map, not a WeakMap: it goes with the checker, and weak keys cost the garbage collector more.)
+ */
+function rememberSymbols(project: Project): void {
+  const checker = project.getTypeChecker();
+  const ask = checker.getSymbolAtLocation.bind(checker);
+  let current: ts.TypeChecker | undefined;
+  let answers = new Map<ts.Node, TsMorphSymbol | null>();
+  checker.getSymbolAtLocation = (node: Node): TsMorphSymbol | undefined => {
+    // (`node.getSymbol()` reaches this through the project's context, which has brought the program up to date)
+    const compiler = checker.compilerObject;
+    if (compiler !== current) {
+      current = compiler;
+      answers = new Map();
+    }
+    let answer = answers.get(node.compilerNode);
+    if (answer === undefined) answers.set(node.compilerNode, (answer = ask(node) ?? null));
+    return answer ?? undefined;
+  };
 }
 
 const localModulesOnly: ResolutionHostFactory = (host, compilerOptions) => ({
@@ -93,6 +141,15 @@ const localModulesOnly: ResolutionHostFactory = (host, compilerOptions) => ({
       isLocalSpecifier(name) ? ts.resolveModuleName(name, containingFile, compilerOptions(), host).resolvedModule : undefined,
     ),
 });
+
+/**
+ * `project.createSourceFile(path, text, { overwrite: true })`. ts-morph overwrites by first reading the path from its
+ * file system, which throws (an error with its stack, caught) for each new file of an in-memory project: a path the
+ * project does not hold yet is created without that.
+ */
+export function createSourceFile(project: Project, filePath: string, text: string): SourceFile {
+  return project.createSourceFile(filePath, text, { overwrite: !!project.getSourceFile(filePath) });
+}
 
 /** Syntax errors of a file, as `line:col message` (1-based), or undefined when it parses. */
 export function syntaxError(sourceFile: SourceFile): string | undefined {
@@ -154,7 +211,7 @@ function analyzeGroup(sources: SourceInput[], rules: readonly Rule[]): GroupAnal
   const project = createProject(sources);
   const byRel = new Map<string, SourceFile>();
   for (const source of sources) {
-    byRel.set(source.relPath, project.createSourceFile(source.absPath, source.text, { overwrite: true }));
+    byRel.set(source.relPath, createSourceFile(project, source.absPath, source.text));
   }
   addUnscannedImports(project, sources);
   const parsed: Array<[SourceInput, SourceFile]> = [];
@@ -214,7 +271,7 @@ function addUnscannedImports(project: Project, sources: readonly SourceInput[]):
       } catch {
         continue;
       }
-      project.createSourceFile(file, text, { overwrite: true });
+      createSourceFile(project, file, text);
       if (++added >= MAX_UNSCANNED_IMPORTS) return;
     }
   }

@@ -1,6 +1,7 @@
 import { Node, SyntaxKind, type ObjectLiteralExpression } from 'ts-morph';
 import type { Rule } from './rule';
 import { withoutWrappers } from '../analysis/tools';
+import { descendantsOfKind } from '../analysis/node-index';
 
 const OPTIONS = ['allowedHosts', 'allowedOrigins', 'enableDnsRebindingProtection'];
 
@@ -67,8 +68,7 @@ function optionObjects(node: Node | undefined, depth: number, seen: Set<Node>): 
       if (!fn || !(Node.isFunctionDeclaration(fn) || Node.isArrowFunction(fn) || Node.isFunctionExpression(fn))) return [];
       const body = fn.getBody();
       if (body && !Node.isBlock(body)) return optionObjects(body, depth + 1, seen);
-      return fn
-        .getDescendantsOfKind(SyntaxKind.ReturnStatement)
+      return descendantsOfKind(fn, SyntaxKind.ReturnStatement)
         .filter((ret) => ret.getFirstAncestor((a) => Node.isFunctionLikeDeclaration(a)) === fn)
         .flatMap((ret) => optionObjects(ret.getExpression(), depth + 1, seen));
     });

@@ -638,9 +638,9 @@ function findSessionStates(draft: DraftRegion): Node[] {
       .map(({ fn }) => fn),
   );
   // Every call of those helpers (each branch passes its own value).
-  const helperCalls = handling(draft)
-    .block.getDescendantsOfKind(SyntaxKind.CallExpression)
-    .filter((call) => stateful.has(resolveHandler(call.getExpression()) as FunctionNode));
+  const helperCalls = descendantsOfKind(handling(draft).block, SyntaxKind.CallExpression).filter((call) =>
+    stateful.has(resolveHandler(call.getExpression()) as FunctionNode),
+  );
   return [...own, ...helperCalls.filter((call) => !own.includes(call))];
 }
 

@@ -502,7 +502,7 @@ function writesAny(statement: Node, symbols: Set<MorphSymbol>): boolean {
       return Node.isIdentifier(name) ? written(name) : name.getDescendantsOfKind(SyntaxKind.Identifier).some(written);
     });
   }
-  return [statement, ...statement.getDescendantsOfKind(SyntaxKind.BinaryExpression)].some((binary) => {
+  return [statement, ...descendantsOfKind(statement, SyntaxKind.BinaryExpression)].some((binary) => {
     if (!Node.isBinaryExpression(binary) || binary.getOperatorToken().getKind() !== SyntaxKind.EqualsToken) return false;
     const left = binary.getLeft();
     return Node.isIdentifier(left) && written(left);

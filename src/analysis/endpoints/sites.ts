@@ -74,7 +74,7 @@ export function connectCalls(facts: FileFacts, within: Node): Array<{ call: Node
  * initialize gate. A statement that uses one of them belongs to the sessions the migration removes.
  */
 export class SessionMachinery {
-  private readonly symbols = new Set<unknown>();
+  private readonly symbols = new Set<MorphSymbol>();
 
   constructor(
     private readonly facts: FileFacts,
@@ -107,10 +107,7 @@ export class SessionMachinery {
   touches(node: Node): boolean {
     if (/mcp-session-id|last-event-id|\.sessionId\b|query\.sessionId/i.test(node.getText())) return true;
     const ids = Node.isIdentifier(node) ? [node] : identifiersUnder(node);
-    return ids.some((id) => {
-      const symbol = id.getSymbol();
-      return !!symbol && this.symbols.has(symbol);
-    });
+    return ids.some((id) => refersToAny(id, this.symbols));
   }
 }
 

@@ -21,26 +21,33 @@ export type FunctionNode = Node & {
   isAsync?(): boolean;
 };
 
+/** The kinds of {@link FunctionNode}. */
+const FUNCTION_KINDS: ReadonlySet<SyntaxKind> = new Set([
+  SyntaxKind.ArrowFunction,
+  SyntaxKind.FunctionExpression,
+  SyntaxKind.FunctionDeclaration,
+  SyntaxKind.MethodDeclaration,
+]);
+
+/** (one read of the node's kind, not one per guard: both run for most nodes the analysis walks up or through) */
 export function isFunctionNode(node: Node | undefined): node is FunctionNode {
-  return (
-    !!node &&
-    (Node.isArrowFunction(node) || Node.isFunctionExpression(node) || Node.isFunctionDeclaration(node) || Node.isMethodDeclaration(node))
-  );
+  return !!node && FUNCTION_KINDS.has(node.getKind());
 }
+
+/** The expressions {@link unwrapExpression} strips: each has `getExpression()`. */
+const WRAPPER_KINDS: ReadonlySet<SyntaxKind> = new Set([
+  SyntaxKind.ParenthesizedExpression,
+  SyntaxKind.AsExpression,
+  SyntaxKind.NonNullExpression,
+  SyntaxKind.AwaitExpression,
+  SyntaxKind.TypeAssertionExpression,
+  SyntaxKind.SatisfiesExpression,
+]);
 
 /** Strip parentheses, `as`, `!`, `await` and type assertions around an expression. */
 export function unwrapExpression(node: Node): Node {
   let current = node;
-  while (
-    Node.isParenthesizedExpression(current) ||
-    Node.isAsExpression(current) ||
-    Node.isNonNullExpression(current) ||
-    Node.isAwaitExpression(current) ||
-    Node.isTypeAssertion(current) ||
-    Node.isSatisfiesExpression(current)
-  ) {
-    current = current.getExpression();
-  }
+  while (WRAPPER_KINDS.has(current.getKind())) current = (current as Node & { getExpression(): Node }).getExpression();
   return current;
 }
 

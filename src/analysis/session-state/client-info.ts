@@ -3,7 +3,7 @@
 import { Node, SyntaxKind, type CallExpression, type VariableDeclaration } from 'ts-morph';
 import { isFunctionNode } from '../endpoints/spans';
 import { changedAt } from '../state-changes';
-import { usesOfVariable } from '../node-index';
+import { descendantsOfKind, usesOfVariable } from '../node-index';
 import { resolveOrigin } from '../resolve';
 import { staticString } from '../routes';
 import { isPerRequestMcpHandler } from '../sdk-modules';
@@ -16,7 +16,7 @@ const CLIENT_INFO = /^(?:getClientCapabilities|getClientVersion)$/;
 export function clientInfoReads(tools: readonly StateHandler[]): Array<{ call: CallExpression; reader: string }> {
   const found: Array<{ call: CallExpression; reader: string }> = [];
   for (const tool of tools) {
-    for (const call of tool.handler?.getDescendantsOfKind(SyntaxKind.CallExpression) ?? []) {
+    for (const call of tool.handler ? descendantsOfKind(tool.handler, SyntaxKind.CallExpression) : []) {
       const callee = call.getExpression();
       if (!Node.isPropertyAccessExpression(callee) || !CLIENT_INFO.test(callee.getName()) || call.getArguments().length > 0) continue;
       // (the initialize hook itself runs where the server has just learned it)

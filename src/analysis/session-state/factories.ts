@@ -7,6 +7,7 @@ import { resolveOrigin } from '../resolve';
 import { isPerRequestMcpHandler } from '../sdk-modules';
 import { isFunctionNode, type FunctionNode } from '../endpoints/spans';
 import { referencesOf } from '../references';
+import { identifiersReferringTo } from '../node-index';
 import { requestHandlers, type StateHandler } from './handlers';
 import { factoryServers, serverChain, serverReferences } from './server-state';
 
@@ -124,7 +125,7 @@ function keyedThroughParameter(call: CallExpression): string | undefined {
   const parameter = fn.getParameters()[0] as ParameterDeclaration | undefined;
   const symbol = parameter?.getNameNode().getSymbol();
   let store: string | undefined;
-  for (const use of symbol ? fn.getDescendantsOfKind(SyntaxKind.Identifier) : []) {
+  for (const use of symbol ? identifiersReferringTo(fn, symbol) : []) {
     const inner = use.getParent();
     if (use.getSymbol() === symbol && Node.isCallExpression(inner) && inner.getArguments()[0] === use) store ??= lookupKey(inner);
   }

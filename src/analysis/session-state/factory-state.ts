@@ -2,6 +2,7 @@
 // handler changes), stores looked up by the server it built, and values it makes and hands to the tools' helpers.
 import { Node, SyntaxKind, type SourceFile } from 'ts-morph';
 import type { FileFacts } from '../file-facts';
+import { descendantsOfKind } from '../node-index';
 import { isFunctionNode, type FunctionNode } from '../endpoints/spans';
 import { setAtInitialize } from './client-info';
 import { buildsOnlyPerRequestServers, keyedByServer, serverFactories } from './factories';
@@ -39,9 +40,9 @@ function factoryLocalFacts(
 ): SessionStateFact[] {
   const found: SessionStateFact[] = [];
   // (`if (features.cart) { const cart = []; server.tool(…) }` counts; the variables of the functions inside it do not)
-  const variables = body
-    .getDescendantsOfKind(SyntaxKind.VariableDeclaration)
-    .filter((v) => v.getFirstAncestor((a) => isFunctionNode(a)) === factory);
+  const variables = descendantsOfKind(body, SyntaxKind.VariableDeclaration).filter(
+    (v) => v.getFirstAncestor((a) => isFunctionNode(a)) === factory,
+  );
   for (const variable of variables) {
     const server = variable.getInitializer();
     const isServer = !!server && ((!!construction && server === construction) || facts.holds(variable.getNameNode(), 'McpServer'));

@@ -3,6 +3,7 @@ import { Node, SyntaxKind, type ParameterDeclaration } from 'ts-morph';
 import type { ToolRegistration } from '../tools';
 import { isFunctionNode } from '../endpoints/spans';
 import { changedAt } from '../state-changes';
+import { identifiersReferringTo } from '../node-index';
 
 /** Where an `addTool` handler changes `context.session` (or the `session` it destructures from its context). */
 export function fastmcpSessionChanges(tools: readonly ToolRegistration[]): Array<{ at: Node; tool: string }> {
@@ -23,8 +24,7 @@ export function fastmcpSessionChanges(tools: readonly ToolRegistration[]): Array
       for (const element of name.getElements()) {
         if ((element.getPropertyNameNode()?.getText() ?? element.getName()) !== 'session') continue;
         const symbol = element.getNameNode().getSymbol();
-        for (const id of tool.handler.getDescendantsOfKind(SyntaxKind.Identifier))
-          if (id !== element.getNameNode() && id.getSymbol() === symbol) sessions.push(id);
+        for (const id of identifiersReferringTo(tool.handler, symbol)) if (id !== element.getNameNode()) sessions.push(id);
       }
     }
     for (const session of sessions) {

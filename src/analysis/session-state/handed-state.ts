@@ -1,6 +1,6 @@
 // State made afresh for each server (in a per-session factory) or each request or connection (a route handler, the
 // factory handed to `createMcpHandler`) and handed to a function of the project whose tools change it.
-import { nodesOfKind } from '../node-index';
+import { descendantsOfKind, nodesOfKind } from '../node-index';
 import { Node, SyntaxKind, type CallExpression, type SourceFile } from 'ts-morph';
 import type { FileFacts } from '../file-facts';
 import { toolRegistrations } from '../tools';
@@ -18,7 +18,7 @@ export function stateHandedToHelpers(
   tools: readonly StateHandler[],
 ): Array<{ made: Node; helper: string; mutatedIn: string }> {
   const found: Array<{ made: Node; helper: string; mutatedIn: string }> = [];
-  for (const call of factoryBody.getDescendantsOfKind(SyntaxKind.CallExpression)) {
+  for (const call of descendantsOfKind(factoryBody, SyntaxKind.CallExpression)) {
     if (call.getFirstAncestor((a) => a === factoryBody || isFunctionNode(a)) !== factoryBody) continue;
     const helper = calledFunction(call);
     if (!helper) continue;

@@ -1,6 +1,6 @@
 // The functions that hold a session's state in their hands: tool handlers and low-level request handlers, where a
 // handler takes its context, and which of them change a variable.
-import { nodesOfKind, identifiersUnder } from '../node-index';
+import { descendantsOfKind, nodesOfKind, identifiersUnder } from '../node-index';
 import { Node, SyntaxKind, type Identifier, type SourceFile } from 'ts-morph';
 import { resolveHandler, staticString } from '../routes';
 import { toolAnnotationsArgument, type ToolRegistration } from '../tools';
@@ -135,7 +135,7 @@ export function handlerChanging(name: Identifier, unreadable: boolean, tools: re
       if (id.getText() === text && id.getSymbol() === symbol && changedAt(id, 0, unreadable)) return tool.name;
     }
     // (through a function the tool calls by name: `setUnit(args.unit)`, a local setter of the factory)
-    if (tool.handler.getDescendantsOfKind(SyntaxKind.CallExpression).some((call) => callChangesVariable(call, symbol))) return tool.name;
+    if (descendantsOfKind(tool.handler, SyntaxKind.CallExpression).some((call) => callChangesVariable(call, symbol))) return tool.name;
   }
   return undefined;
 }

@@ -4,6 +4,7 @@ import type { ToolRegistration } from '../tools';
 import { isFunctionNode } from '../endpoints/spans';
 import { referencesOf } from '../references';
 import { changedAt } from '../state-changes';
+import { thisUnder } from '../node-index';
 
 /**
  * Tools registered inside a class (an `McpServer` subclass, or a class whose method builds the server) that change
@@ -15,7 +16,7 @@ export function instanceStateChangedByTools(
 ): Array<{ field: Node; name: string; className: string; made: Node; tool: string }> {
   const found: Array<{ field: Node; name: string; className: string; made: Node; tool: string }> = [];
   for (const tool of tools) {
-    for (const self of tool.handler?.getDescendantsOfKind(SyntaxKind.ThisKeyword) ?? []) {
+    for (const self of tool.handler ? thisUnder(tool.handler) : []) {
       // (`this` of an arrow is the enclosing method's, constructor's or field initializer's: the class instance)
       const owner = self.getFirstAncestor(
         (a) => Node.isClassDeclaration(a) || (ts.isFunctionLike(a.compilerNode) && !Node.isArrowFunction(a)),

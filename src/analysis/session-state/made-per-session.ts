@@ -3,6 +3,7 @@
 // started). Stateless, each request makes its own, and calls stop agreeing on it.
 import { Node, SyntaxKind, type VariableDeclaration } from 'ts-morph';
 import type { StateHandler } from './handlers';
+import { identifiersReferringTo } from '../node-index';
 
 /** `model.startChat()`, `new ConversationChain(…)`, `client.beta.threads.create()`: an object that keeps a dialogue. */
 const CONVERSATION =
@@ -20,8 +21,6 @@ export function madePerSession(
   const kind = CONVERSATION.test(init) ? 'conversation' : DRAWN.test(init) ? 'drawn' : undefined;
   if (!kind || !Node.isIdentifier(variable.getNameNode())) return undefined;
   const symbol = variable.getSymbol();
-  const user = handlers.find(
-    ({ handler }) => !!handler && handler.getDescendantsOfKind(SyntaxKind.Identifier).some((id) => id.getSymbol() === symbol),
-  );
+  const user = handlers.find(({ handler }) => !!handler && identifiersReferringTo(handler, symbol).length > 0);
   return user ? { kind, made: init.split('\n')[0], user: user.name } : undefined;
 }

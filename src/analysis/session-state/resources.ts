@@ -1,6 +1,7 @@
 // Per-session values that own something to release: a browser, a database or API client, a connection.
 import { Node, SyntaxKind, type VariableDeclaration } from 'ts-morph';
 import type { StateHandler } from './handlers';
+import { descendantsOfKind, identifiersReferringTo } from '../node-index';
 
 const RELEASE = /^(?:close|dispose|destroy|disconnect|quit|end)$/;
 const RESOURCE_CONSTRUCTOR =
@@ -17,15 +18,18 @@ function ownsResource(variable: VariableDeclaration): boolean {
   if (RESOURCE_CONSTRUCTOR.test(variable.getInitializer()?.getText() ?? '')) return true;
   const symbol = variable.getSymbol();
   const scope = variable.getFirstAncestor((node) => Node.isBlock(node) || Node.isSourceFile(node));
-  return !!scope?.getDescendantsOfKind(SyntaxKind.CallExpression).some((call) => {
-    const callee = call.getExpression();
-    return (
-      Node.isPropertyAccessExpression(callee) &&
-      RELEASE.test(callee.getName()) &&
-      Node.isIdentifier(callee.getExpression()) &&
-      callee.getExpression().getSymbol() === symbol
-    );
-  });
+  return (
+    !!scope &&
+    descendantsOfKind(scope, SyntaxKind.CallExpression).some((call) => {
+      const callee = call.getExpression();
+      return (
+        Node.isPropertyAccessExpression(callee) &&
+        RELEASE.test(callee.getName()) &&
+        Node.isIdentifier(callee.getExpression()) &&
+        callee.getExpression().getSymbol() === symbol
+      );
+    })
+  );
 }
 
 /**
@@ -36,8 +40,6 @@ export function sessionResource(variable: Node, tools: readonly StateHandler[]):
   if (!Node.isVariableDeclaration(variable) || !Node.isIdentifier(variable.getNameNode())) return undefined;
   if (!ownsResource(variable)) return undefined;
   const symbol = variable.getSymbol();
-  const user = tools.find(
-    (tool) => !!tool.handler && tool.handler.getDescendantsOfKind(SyntaxKind.Identifier).some((id) => id.getSymbol() === symbol),
-  );
+  const user = tools.find((tool) => !!tool.handler && identifiersReferringTo(tool.handler, symbol).length > 0);
   return user?.name;
 }
