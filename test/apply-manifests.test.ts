@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { apply } from '../src/engine/apply';
-import { migrateSdkSurface } from '../src/engine/sdk-v2-surface';
+import { migrateSdkSurface, v2Peers } from '../src/engine/sdk-v2-surface';
 import { satisfyRequirements } from '../src/engine/v2-dependencies';
 import { FIXTURES_DIR, REPO_ROOT, scratchDir } from './helpers/server-process';
 
@@ -186,6 +186,40 @@ describe('satisfyRequirements: a required package the manifest does not name', (
 });
 
 describe('the official codemod on the SDK surface', () => {
+  it('turns a peer dependency on the v1 SDK into one on the v2 packages the code now imports, and only then', () => {
+    // A shared tools package of a workspace: its users bring the SDK, and it builds against a dev copy.
+    const manifest = (peers: Record<string, string>, meta?: Record<string, unknown>) =>
+      JSON.stringify(
+        {
+          name: '@shelf/tools',
+          dependencies: { zod: '^3.25.0' },
+          peerDependencies: peers,
+          ...(meta ? { peerDependenciesMeta: meta } : {}),
+          devDependencies: { '@modelcontextprotocol/sdk': '^1.23.0' },
+        },
+        null,
+        2,
+      );
+    const tools =
+      "import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';\nexport function register(server: McpServer): void {\n  void server;\n}\n";
+    const run = (text: string, peers: Record<string, string>, meta?: Record<string, unknown>) =>
+      JSON.parse(
+        migrateSdkSurface({
+          files: new Map([['src/index.ts', text]]),
+          manifests: new Map([['package.json', manifest(peers, meta)]]),
+        }).manifests.get('package.json')!,
+      );
+    const moved = run(tools, { '@modelcontextprotocol/sdk': '^1.23.0', express: '*' }, { '@modelcontextprotocol/sdk': { optional: true } });
+    expect(moved.peerDependencies).toEqual({ '@modelcontextprotocol/server': '^2.4.0', express: '*' });
+    expect(moved.peerDependenciesMeta).toEqual({ '@modelcontextprotocol/server': { optional: true } });
+    expect(moved.devDependencies['@modelcontextprotocol/sdk']).toBeUndefined();
+    // A file that still imports the v1 SDK keeps the peer as it was (v2Peers is what runs after the codemod).
+    const peers = manifest({ '@modelcontextprotocol/sdk': '^1.23.0' });
+    const v1 = "import { Server } from '@modelcontextprotocol/sdk/server/index.js';\n";
+    expect(v2Peers(peers, ['@modelcontextprotocol/server'], [v1])).toBe(peers);
+    expect(v2Peers(peers, [], [''])).toBe(peers);
+  });
+
   it("drops its 'is not exported' marker where the removed import was never used, and keeps it where it is", () => {
     const manifest = JSON.stringify({ name: 'surface', dependencies: { '@modelcontextprotocol/sdk': '^1.20.0' } });
     const result = migrateSdkSurface({

@@ -347,6 +347,17 @@ function leaveAfter(adapter: FrameworkAdapter, params: HandlerParams, body: stri
   return adapter.access(params)?.flavor === 'node' && !/^return\b/.test(body.at(-1) ?? '') ? [...body, 'return;'] : body;
 }
 
+/**
+ * The parsed body the HTTP+SSE messages route served with, read off the new handler's own parameter, where the
+ * framework has no parsed body of its own to hand over (koa: a body parser's `ctx.request.body`).
+ */
+function messagesBody(region: Region, adapter: FrameworkAdapter, params: HandlerParams): string | undefined {
+  const access = adapter.access(params);
+  if (access?.flavor !== 'node' || access.body) return undefined;
+  const name = region.messagesBody && params.names[region.messagesBody.param];
+  return name ? `${name}${region.messagesBody!.access}` : undefined;
+}
+
 /** The endpoint's statements for this target. */
 function endpointBody(
   edit: FileEdit,
@@ -370,7 +381,7 @@ function endpointBody(
     guard,
     server,
     names,
-    parsedBody: region.parsedBody,
+    parsedBody: region.parsedBody ?? messagesBody(region, adapter, params),
     servedCatch: region.servedCatch,
   };
   if (!v2) {

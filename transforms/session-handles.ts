@@ -198,7 +198,11 @@ function rewrite(context: TransformContext, anchors: Finding[]): true | string |
     const outside = fn
       ? j(fn.node as never)
           .find(j.Identifier, { name: variable.name })
-          .filter((p) => p.parent.node !== path.node && !tools.some((t) => within(p.node as unknown as AnyNode, t.handler)))
+          // (a property named like it, `{ currency: z.enum([…]) }` in a tool's input schema or `args.currency`, is not a use)
+          .filter(
+            (p) =>
+              isReference(p as never) && p.parent.node !== path.node && !tools.some((t) => within(p.node as unknown as AnyNode, t.handler)),
+          )
           .paths()
       : [];
     for (const use of outside) {

@@ -289,6 +289,9 @@ function methodsFromLiteral(node: Node): MethodSet | undefined {
 /** Static string value of a path expression, when it has one (literals and `const` bindings, object constants). */
 export function staticString(node: Node | undefined, depth = 0): string | undefined {
   if (!node || depth > 4) return undefined;
+  // (`case 'GET /sse':` of a `switch (`${req.method} ${url.pathname}`)` stands for its path)
+  const labelled = methodPathLabel(node);
+  if (labelled) return labelled.path;
   if (Node.isStringLiteral(node) || Node.isNoSubstitutionTemplateLiteral(node)) return node.getLiteralValue();
   if (Node.isParenthesizedExpression(node) || Node.isAsExpression(node)) return staticString(node.getExpression(), depth + 1);
   if (Node.isIdentifier(node) || Node.isPropertyAccessExpression(node)) {
@@ -381,11 +384,38 @@ export function conditionConstraint(condition: Node): BranchConstraint {
   return constraint;
 }
 
+/**
+ * `${req.method} ${url.pathname}`: a switch subject that joins the method and the path with one space, as
+ * hand-rolled routers do (`case 'GET /sse':`, `case 'POST /messages':`). Its method and path expressions.
+ */
+export function methodPathSubject(expression: Node): { method: Node; path: Node } | undefined {
+  let e = expression;
+  while (Node.isParenthesizedExpression(e) || Node.isAsExpression(e)) e = e.getExpression();
+  if (!Node.isTemplateExpression(e) || e.getHead().getLiteralText() !== '') return undefined;
+  const spans = e.getTemplateSpans();
+  if (spans.length !== 2 || spans[0].getLiteral().getLiteralText() !== ' ' || spans[1].getLiteral().getLiteralText() !== '')
+    return undefined;
+  const [method, path] = spans.map((span) => span.getExpression());
+  return METHOD_EXPR.test(method.getText()) && PATH_EXPR.test(path.getText()) ? { method, path } : undefined;
+}
+
+/** `case 'GET /sse':` of a switch on `${req.method} ${url.pathname}`: the method and the path it stands for. */
+export function methodPathLabel(label: Node): { method: HttpMethod; path: string } | undefined {
+  if (!(Node.isStringLiteral(label) || Node.isNoSubstitutionTemplateLiteral(label))) return undefined;
+  const clause = label.getParent();
+  if (!Node.isCaseClause(clause) || clause.getExpression() !== label) return undefined;
+  const switchStatement = clause.getParent()?.getParent();
+  if (!Node.isSwitchStatement(switchStatement) || !methodPathSubject(switchStatement.getExpression())) return undefined;
+  const match = /^([A-Za-z]+) (\/\S*)$/.exec(label.getLiteralValue());
+  return match ? { method: match[1].toUpperCase() as HttpMethod, path: match[2] } : undefined;
+}
+
 function switchCaseMethods(clause: Node): { methods?: Set<HttpMethod>; paths: Node[] } | undefined {
   if (!Node.isCaseClause(clause)) return undefined;
   const switchStatement = clause.getParent()?.getParent();
   if (!switchStatement || !Node.isSwitchStatement(switchStatement)) return undefined;
   const subject = switchStatement.getExpression().getText();
+  const methodPath = !!methodPathSubject(switchStatement.getExpression());
   // `case 'GET': case 'DELETE': …` — empty clauses just before this one fall through into it.
   const clauses = switchStatement.getCaseBlock().getClauses();
   let first = clauses.indexOf(clause);
@@ -397,6 +427,12 @@ function switchCaseMethods(clause: Node): { methods?: Set<HttpMethod>; paths: No
     if (!expr || !(Node.isStringLiteral(expr) || Node.isNoSubstitutionTemplateLiteral(expr))) return undefined;
     literals.push(expr);
     values.push(expr.getLiteralValue());
+  }
+  if (methodPath) {
+    // (`case 'GET /sse':` — its label is its path too: staticString reads the path out of it)
+    const labels = literals.map((literal) => methodPathLabel(literal));
+    if (labels.some((label) => !label)) return undefined;
+    return { methods: new Set(labels.map((label) => label!.method)), paths: literals };
   }
   if (METHOD_EXPR.test(subject)) return { methods: new Set(values.map((v) => v.toUpperCase() as HttpMethod)), paths: [] };
   if (PATH_EXPR.test(subject)) return { paths: literals };

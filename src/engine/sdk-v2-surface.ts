@@ -101,8 +101,9 @@ function runOnePackage(
     }
     if (manifest) {
       const edited = pinV2Versions(read(manifest), input.manifests.get(manifest)!);
-      const imported = importedV2Packages(files.map((rel) => result.files.get(rel)!));
-      result.manifests.set(manifest, addMissingDependencies(edited, imported));
+      const texts = files.map((rel) => result.files.get(rel)!);
+      const imported = importedV2Packages(texts);
+      result.manifests.set(manifest, addMissingDependencies(v2Peers(edited, imported, texts), imported));
     }
     result.diagnostics.push(
       ...run.diagnostics
@@ -155,6 +156,7 @@ function importedV2Packages(texts: string[]): string[] {
 }
 
 export const LEGACY_PACKAGE = '@modelcontextprotocol/server-legacy';
+const V1_PACKAGE = '@modelcontextprotocol/sdk';
 
 /** The module imports or requires `name` (or a subpath of it). */
 export function importsPackage(text: string, name: string): boolean {
@@ -178,6 +180,40 @@ export function withoutDependency(manifest: string, name: string): string {
     }
   }
   if (!removed) return manifest;
+  return manifestText(json, manifest);
+}
+
+const V1_IMPORT = /(?:from\s*|require\(\s*|import\(\s*)['"]@modelcontextprotocol\/sdk(?:\/[^'"]*)?['"]/;
+
+/**
+ * A package whose users bring the SDK (`peerDependencies: { "@modelcontextprotocol/sdk": "^1.23.0" }`, a shared tools
+ * package of a workspace) asks them for the v2 packages it now imports instead, once none of its files imports the v1
+ * SDK: the codemod moves the SDK's dependency and devDependency and leaves the peer, which would keep installing a v1
+ * SDK nothing uses and never ask for the server the code needs. `peerDependenciesMeta` follows (optional stays optional).
+ */
+export function v2Peers(manifest: string, imported: string[], texts: string[]): string {
+  let json: { peerDependencies?: Record<string, string>; peerDependenciesMeta?: Record<string, unknown> };
+  try {
+    json = JSON.parse(manifest);
+  } catch {
+    return manifest;
+  }
+  const peers = json.peerDependencies;
+  if (!peers || !(V1_PACKAGE in peers) || imported.length === 0 || texts.some((text) => V1_IMPORT.test(text))) return manifest;
+  const replacement = imported.filter((name) => name !== LEGACY_PACKAGE && !(name in peers));
+  json.peerDependencies = Object.fromEntries(
+    Object.entries(peers).flatMap(([name, range]) =>
+      name === V1_PACKAGE ? replacement.map((v2) => [v2, V2_VERSIONS[v2]] as const) : [[name, range] as const],
+    ),
+  );
+  const meta = json.peerDependenciesMeta?.[V1_PACKAGE];
+  if (json.peerDependenciesMeta && meta !== undefined) {
+    json.peerDependenciesMeta = Object.fromEntries(
+      Object.entries(json.peerDependenciesMeta).flatMap(([name, value]) =>
+        name === V1_PACKAGE ? replacement.map((v2) => [v2, meta] as const) : [[name, value] as const],
+      ),
+    );
+  }
   return manifestText(json, manifest);
 }
 

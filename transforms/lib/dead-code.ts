@@ -36,25 +36,41 @@ export function removeDeadDeclarations(context: TransformContext, candidates: Se
 }
 
 /**
- * Private fields of the classes that held rewritten handlers (`private readonly sessions = new Map()`) that the removed
- * code used (`members`) and nothing in the class uses any more: stores, declared empty, that nothing fills now. What
- * their declarations referenced (the transport types) becomes a candidate, so imports only they used go too.
+ * Private members of the classes that held rewritten handlers that the removed code used (`members`) and nothing in
+ * the class uses any more: stores declared empty that nothing fills now (`private readonly sessions = new Map()`),
+ * and helpers only the removed code called (`private createTransport() { … }`, the session transport's factory).
+ * What they referenced becomes a candidate, so imports only they used go too; the members a removed helper used
+ * are looked at again (a store only that helper filled).
  */
 export function removeDeadFields(context: TransformContext, classes: Set<AnyNode[]>, members: Set<string>, candidates: Set<string>): void {
   const { j } = context;
   const generatedUses = placeholderNames(context);
   for (const body of classes) {
-    for (let i = body.length - 1; i >= 0; i--) {
-      const member = body[i];
-      const key = member.key as AnyNode | undefined;
-      if (member.type !== 'ClassProperty' || member.static || member.computed || member.accessibility !== 'private') continue;
-      if (key?.type !== 'Identifier' || !members.has(key.name as string) || generatedUses.has(key.name as string)) continue;
-      if (member.value && !isEmptyStore(member.value as AnyNode)) continue;
-      if (body.some((other) => other !== member && thisMemberNames(j, other).has(key.name as string))) continue;
-      for (const name of referencedNames(j, member)) candidates.add(name);
-      body.splice(i, 1);
+    for (let removed = true; removed;) {
+      removed = false;
+      for (let i = body.length - 1; i >= 0; i--) {
+        const member = body[i];
+        const key = member.key as AnyNode | undefined;
+        if (member.static || member.computed || member.accessibility !== 'private' || (member.decorators as AnyNode[] | undefined)?.length)
+          continue;
+        if (key?.type !== 'Identifier' || !members.has(key.name as string) || generatedUses.has(key.name as string)) continue;
+        const helper = isHelperMember(member);
+        if (!helper && (member.type !== 'ClassProperty' || (member.value && !isEmptyStore(member.value as AnyNode)))) continue;
+        if (body.some((other) => other !== member && thisMemberNames(j, other).has(key.name as string))) continue;
+        for (const name of referencedNames(j, member)) candidates.add(name);
+        if (helper) for (const name of thisMemberNames(j, member)) members.add(name);
+        body.splice(i, 1);
+        removed = true;
+      }
     }
   }
+}
+
+/** `private createTransport() { … }` or `private createTransport = () => { … }` (not a getter, setter or constructor). */
+function isHelperMember(member: AnyNode): boolean {
+  if (member.type === 'ClassMethod') return member.kind === 'method';
+  const value = member.value as AnyNode | undefined;
+  return member.type === 'ClassProperty' && (value?.type === 'ArrowFunctionExpression' || value?.type === 'FunctionExpression');
 }
 
 /** `new Map()`, `new Set()`, `{}`, `[]`, or an object of such (`{ sse: {}, streamable: {} }`). */

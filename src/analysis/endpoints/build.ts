@@ -41,7 +41,7 @@ import { sessionRoutesBeside } from './session-routes';
 import { sessionStateOf, sessionStateReason, traceSessionState } from './session-state';
 import { requestCredentialsOf } from './request-credentials';
 import { readsOrigin } from '../origin';
-import { contains, declarationOf, isFunctionNode, spanOf, type FunctionNode, type RelPathOf } from './spans';
+import { contains, declarationOf, isFunctionNode, rootOf, spanOf, unwrapExpression, type FunctionNode, type RelPathOf } from './spans';
 
 interface DraftRegion {
   /** Where the region is rewritten. */
@@ -253,6 +253,9 @@ function planOf(group: DraftRegion[], relPath: RelPathOf, local: boolean): Endpo
   const server = serverSourceOf(handling(source), source.facts, machinery, relPath, { carried, logs: inPlace });
   if (source.helper) server.source = liftedServer(server.source, source.helper, group);
   const regions = ordered.map((r) => regionPlan(r, relPath, r === primary));
+  // (a new endpoint beside split HTTP+SSE routes serves with the parsed body the messages route handed its transport)
+  const messagesBody = !primary && stream ? parsedMessagesBody(ordered) : undefined;
+  if (messagesBody) regions[ordered.indexOf(stream!)].messagesBody = messagesBody;
   const pathNode = primary?.node.path;
   const prefix = primary ? mountPrefixOf(primary.node) : undefined;
   const pathValue = pathNode ? staticString(pathNode) : undefined;
@@ -386,6 +389,35 @@ function servedBodies(draft: DraftRegion): Node[] {
   return draft.sites.flatMap((s) =>
     s.kind !== 'sse-stream' && Node.isCallExpression(s.node) && s.node.getArguments()[2] ? [s.node.getArguments()[2]] : [],
   );
+}
+
+/**
+ * The parsed body every HTTP+SSE messages route hands `handlePostMessage(req, res, body)`, when it is read straight
+ * off one of the route's parameters (`ctx.request.body`, `request.body`), at the same place in each: the parameter's
+ * index and the access after it. Undefined when a route reads the stream itself, or computes the body some other way.
+ */
+function parsedMessagesBody(ordered: DraftRegion[]): Region['messagesBody'] {
+  let found: Region['messagesBody'];
+  for (const draft of ordered) {
+    if (!draft.roles.has('sse-messages')) continue;
+    if (draft.helper) return undefined;
+    const fn = draft.node.fn;
+    // (decorated parameters, NestJS's `@Body() body`, are not the same from one handler to the next)
+    if (fn.getParameters().some((p) => Node.isParameterDeclaration(p) && p.getDecorators().length > 0)) return undefined;
+    for (const site of draft.sites) {
+      if (site.kind !== 'sse-messages' || !Node.isCallExpression(site.node)) continue;
+      const body = site.node.getArguments()[2];
+      if (!body) return undefined;
+      const root = rootOf(body);
+      const param = Node.isIdentifier(root) ? fn.getParameters().findIndex((p) => p === declarationOf(root)) : -1;
+      if (param < 0 || Node.isCallExpression(unwrapExpression(body)) || readsBridgedRequest(body)) return undefined;
+      const access = body.getText().slice(root.getEnd() - body.getStart());
+      if (!/^(?:\??\.[A-Za-z_$][\w$]*)+$/.test(access)) return undefined;
+      if (found && (found.param !== param || found.access !== access)) return undefined;
+      found = { param, access };
+    }
+  }
+  return found;
 }
 
 function regionPlan(draft: DraftRegion, relPath: RelPathOf, endpoint: boolean): Region {

@@ -95,6 +95,12 @@ export interface Region {
   framework: FrameworkId;
   /** The body the old code handed the transport (`req.body`, `request.body`), as written. */
   parsedBody?: string;
+  /**
+   * For the HTTP+SSE stream a new endpoint is made from: the body the messages handler handed `handlePostMessage`,
+   * read off one of its parameters (`ctx.request.body` is `{ param: 0, access: '.request.body' }`). A body parser
+   * (koa-bodyparser) has read the stream by then, so the new endpoint hands the transport the same parsed body.
+   */
+  messagesBody?: { param: number; access: string };
   /** The author's catch clause around the transport's `handleRequest`, kept around the new serve (see served-catch.ts). */
   servedCatch?: ServedCatch;
 }

@@ -7,6 +7,8 @@ import {
   conditionConstraint,
   exits,
   isPathSubject,
+  methodPathLabel,
+  methodPathSubject,
   likelyString,
   methodNamedHandler,
   pathGuardLiteral,
@@ -120,14 +122,17 @@ export function regionAround(node: Node, fn: FunctionNode, depth = 0): RegionNod
     if (pathCase) {
       const arrivals = arrivalsOf(fn, depth);
       const [switchStatement, label] = pathCase;
+      // (`case 'GET /sse':` of a switch on `${req.method} ${url.pathname}`: that method, and the path it tests)
+      const methodPath = methodPathSubject(switchStatement.getExpression());
+      const labelled = methodPathLabel(label);
       return {
         kind: 'branch',
         fn,
         block: current,
         branch: switchStatement,
-        methods: unionMethods(arrivals),
+        methods: labelled ? intersect(unionMethods(arrivals), [labelled.method]) : unionMethods(arrivals),
         path: label,
-        pathSubject: switchStatement.getExpression(),
+        pathSubject: methodPath?.path ?? switchStatement.getExpression(),
         arrivals,
         framework: frameworkOf(fn, arrivals),
       };
@@ -185,7 +190,9 @@ function pathCaseOf(block: Node): [SwitchStatement, Node] | undefined {
   if (first !== (block as Block) || rest.some((s) => !Node.isBreakStatement(s))) return undefined;
   const label = clause.getExpression();
   const switchStatement = clause.getParent()?.getParent();
-  if (!Node.isSwitchStatement(switchStatement) || !isPathSubject(switchStatement.getExpression())) return undefined;
+  if (!Node.isSwitchStatement(switchStatement)) return undefined;
+  if (methodPathSubject(switchStatement.getExpression())) return label && methodPathLabel(label) ? [switchStatement, label] : undefined;
+  if (!isPathSubject(switchStatement.getExpression())) return undefined;
   return Node.isStringLiteral(label) || Node.isNoSubstitutionTemplateLiteral(label) ? [switchStatement, label] : undefined;
 }
 

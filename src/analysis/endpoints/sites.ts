@@ -179,19 +179,29 @@ export function sessionIdTest(region: Node, sessionIdParameters: readonly Node[]
 
 /**
  * A store of transports and nothing tools need: it holds transports, or some `.set(id, value)` or `[id] = value` on
- * it stores a value that carries one — and no tool reads it (`{ transport, history }` read by tools is state).
+ * it stores a value that carries one, or the server connected to one (`servers[transport.sessionId] = server` beside
+ * the transport map) — and no tool reads it (`{ transport, history }` read by tools is state).
  */
 function isTransportStore(facts: FileFacts, receiver: Node, region: Node): boolean {
   if (readByTools(receiver)) return false;
   if (facts.holds(receiver, 'SSEServerTransport') || facts.holds(receiver, 'StreamableHTTPServerTransport')) return true;
   const text = receiver.getText();
+  const file = region.getSourceFile();
+  const holdsTransport = (node: Node) => facts.holds(node, 'SSEServerTransport') || facts.holds(node, 'StreamableHTTPServerTransport');
+  // (`server.connect(transport)`: the servers a transport is connected to, by their locals)
+  const connected = new Set<unknown>();
+  for (const call of descendantsOfKind(file, SyntaxKind.CallExpression)) {
+    const callee = call.getExpression();
+    const [argument] = call.getArguments();
+    if (!Node.isPropertyAccessExpression(callee) || callee.getName() !== 'connect' || !argument || !holdsTransport(argument)) continue;
+    const server = unwrapExpression(callee.getExpression());
+    if (Node.isIdentifier(server) && server.getSymbol()) connected.add(server.getSymbol());
+  }
   const carriesTransport = (value: Node | undefined) =>
     !!value &&
     [value, ...value.getDescendantsOfKind(SyntaxKind.Identifier)].some(
-      (node) =>
-        facts.holds(node, 'SSEServerTransport') || facts.holds(node, 'StreamableHTTPServerTransport') || /transport/i.test(node.getText()),
+      (node) => holdsTransport(node) || /transport/i.test(node.getText()) || (Node.isIdentifier(node) && connected.has(node.getSymbol())),
     );
-  const file = region.getSourceFile();
   const stores = descendantsOfKind(file, SyntaxKind.CallExpression).some((call) => {
     const callee = call.getExpression();
     if (!Node.isPropertyAccessExpression(callee) || callee.getName() !== 'set' || callee.getExpression().getText() !== text) return false;
