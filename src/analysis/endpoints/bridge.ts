@@ -4,30 +4,22 @@
 // (`transport.onmessage = (message) => child.stdin.write(…)`) and the child answers everything, initialize
 // included: the server it connected is a placeholder, so building it per request would serve nothing. This module
 // finds the second shape, and the child behind it: one child for every client, or one per connection.
-import { Node, SyntaxKind, type CallExpression, type NewExpression, type VariableDeclaration } from 'ts-morph';
+import { Node, SyntaxKind, type BinaryExpression, type CallExpression, type NewExpression, type VariableDeclaration } from 'ts-morph';
 import { descendantsOfKind } from '../node-index';
 import type { FileFacts } from '../file-facts';
 import { resolveOrigin } from '../resolve';
-import type { BridgePlan, BridgeRelay } from './model';
+import type { BridgePlan, BridgeRelay, Span } from './model';
 import type { RegionNode } from './regions';
 import { connectCalls } from './sites';
-import { contains, rootOf, spanOf, statementOf, type RelPathOf } from './spans';
+import { contains, rootOf, spanOf, statementOf, unwrapExpression, type RelPathOf } from './spans';
 
 const CHILD_PROCESS = /^(?:node:)?child_process$/;
 const PROCESS_STARTERS = new Set(['spawn', 'fork', 'exec', 'execFile']);
 
 /** The bridge a region's HTTP+SSE handler forwards to, if it takes the transport's messages over. */
 export function bridgeOf(region: RegionNode, facts: FileFacts, relPath: RelPathOf): BridgePlan | undefined {
-  const forward = descendantsOfKind(region.fn, SyntaxKind.BinaryExpression).find((assignment) => {
-    const target = assignment.getLeft();
-    return (
-      assignment.getOperatorToken().getKind() === SyntaxKind.EqualsToken &&
-      Node.isPropertyAccessExpression(target) &&
-      target.getName() === 'onmessage' &&
-      facts.holds(target.getExpression(), 'SSEServerTransport')
-    );
-  });
-  if (!forward) return undefined;
+  const forward = onmessageAssignment(region, facts);
+  if (!forward || passesOnToOwnHandler(forward)) return undefined;
   const starts = childStarts(region.fn);
   const perConnection = starts[0];
   if (perConnection) {
@@ -44,6 +36,47 @@ export function bridgeOf(region: RegionNode, facts: FileFacts, relPath: RelPathO
     routeParams: routeParams(region),
     relay: child && relayOf(region, facts, forward, child.declaration, relPath),
   };
+}
+
+/**
+ * The handler that wraps the transport's own `onmessage` (see {@link passesOnToOwnHandler}): it changes every message
+ * of the connection before the server answers it, and a stateless endpoint has no such hook.
+ */
+export function onmessageInterceptor(region: RegionNode, facts: FileFacts, relPath: RelPathOf): Span | undefined {
+  const forward = onmessageAssignment(region, facts);
+  return forward && passesOnToOwnHandler(forward) ? spanOf(forward, relPath) : undefined;
+}
+
+/** `transport.onmessage = …` on the handler's SSE transport. */
+function onmessageAssignment(region: RegionNode, facts: FileFacts): BinaryExpression | undefined {
+  return descendantsOfKind(region.fn, SyntaxKind.BinaryExpression).find((assignment) => {
+    const target = assignment.getLeft();
+    return (
+      assignment.getOperatorToken().getKind() === SyntaxKind.EqualsToken &&
+      Node.isPropertyAccessExpression(target) &&
+      target.getName() === 'onmessage' &&
+      facts.holds(target.getExpression(), 'SSEServerTransport')
+    );
+  });
+}
+
+/**
+ * `const own = transport.onmessage; transport.onmessage = (message, extra) => { …; own?.(message, extra) }`: the new
+ * handler edits each message and hands it on to the one the SDK installed, so the connected server answers it. An
+ * interceptor, not a bridge.
+ */
+function passesOnToOwnHandler(forward: Node): boolean {
+  if (!Node.isBinaryExpression(forward)) return false;
+  const target = forward.getLeft().getText();
+  const handler = forward.getRight();
+  if (!Node.isArrowFunction(handler) && !Node.isFunctionExpression(handler)) return false;
+  return handler.getDescendantsOfKind(SyntaxKind.CallExpression).some((call) => {
+    const callee = call.getExpression();
+    const declaration = Node.isIdentifier(callee) ? callee.getSymbol()?.getDeclarations()[0] : undefined;
+    const init = declaration && Node.isVariableDeclaration(declaration) ? declaration.getInitializer() : undefined;
+    const saved = init && unwrapExpression(init);
+    return !!saved && saved.getText() === target;
+  });
 }
 
 /** What the stdio-bridge transform changes for a one-child bridge, when the shape is one it rewrites. */

@@ -35,7 +35,7 @@ import { SessionMachinery, sessionSiteNodes, sessionStateCalls, transportSites, 
 import { regionStatements, serverSourceOf } from './server-source';
 import { servedCatchOf } from './served-catch';
 import { isTestFile } from './classify';
-import { bridgeOf } from './bridge';
+import { bridgeOf, onmessageInterceptor } from './bridge';
 import { exportedCallerOf } from './leftovers';
 import { sessionRoutesBeside } from './session-routes';
 import { sessionStateOf, sessionStateReason, traceSessionState } from './session-state';
@@ -297,6 +297,7 @@ function planOf(group: DraftRegion[], relPath: RelPathOf, local: boolean): Endpo
     },
     stateless,
     bridge: stream ? bridgeOf(stream.node, stream.facts, relPath) : undefined,
+    interceptor: stream ? onmessageInterceptor(stream.node, stream.facts, relPath) : undefined,
     sessionSites: group
       .flatMap((r) => sessionSiteNodes(r.node.block.getSourceFile()).filter((n) => contains(handling(r).block, n)))
       .map((n) => spanOf(n, relPath)),
@@ -600,6 +601,7 @@ function verdictOf(
     if (region.arrivals.length === 0) return stop('no route, listener or caller reaches this handler', at);
   }
   if (plan.bridge && !plan.bridge.relay) return stop(...bridgeStop(plan.bridge));
+  if (plan.interceptor) return stop(INTERCEPTOR_STOP, plan.interceptor);
   const source = plan.server;
   const serverAt = server.connect ? spanOf(server.connect, relPath) : plan.regions[0].fn;
   // A relayed bridge's server is a placeholder the stdio-bridge transform replaces first.
@@ -706,6 +708,12 @@ function optionsObjectReason(fn: FunctionNode): string | undefined {
   const api = options.length ? `, and its options (${options.map((o) => `\`${o}\``).join(', ')}) are the API of ${callers}` : '';
   return `the handler takes its request objects inside an options object (\`{ ${objects.join(', ')}, … }\`), so mcp-migrate cannot follow requests to it${api}: migrate it by hand (a fresh server and a session-less transport per POST, 405 on GET and DELETE), or take \`req, res\` as parameters first`;
 }
+
+const INTERCEPTOR_STOP =
+  '`transport.onmessage` is wrapped: every message of the connection is changed (its `_meta`, from what the connection holds: ' +
+  'a session id, a client) before the server answers it, and whatever reads that is keyed by the connection. A stateless ' +
+  'endpoint has no connection to take it from: pass it with each request (a header the endpoint reads, or a tool argument), ' +
+  'drop the wrapper, then migrate';
 
 /** Why a bridge that forwards raw messages to its child is not migrated, and where to say so. */
 function bridgeStop(bridge: BridgePlan): [string, Span] {

@@ -300,6 +300,8 @@ export interface EndpointPlan {
   sessionSites: Span[];
   /** The endpoint is a stdio bridge that forwards raw messages to a child process. */
   bridge?: BridgePlan;
+  /** `transport.onmessage` wrapped to change every message before the server answers it (`_meta` from the connection). */
+  interceptor?: Span;
   /** Something in front of the endpoint already validates Origin. */
   originGuarded: boolean;
   /** Every listener of the server binds loopback: Host is checked too. */
