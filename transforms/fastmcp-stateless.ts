@@ -7,7 +7,7 @@
  */
 import type { API, FileInfo } from 'jscodeshift';
 import { createContext, print, type TransformContext, type TransformOptions } from './lib/context';
-import { containsLocation, type AnyNode } from './lib/ast';
+import { containsLocation, propertyKey, type AnyNode } from './lib/ast';
 import { inlinePlaceholder, placeholder } from './lib/emit';
 import { afterImports, ensureNamedImport } from './lib/imports';
 import { addMarker, uniqueName } from './lib/markers';
@@ -77,7 +77,7 @@ function startOptions(context: TransformContext, options: AnyNode, plan: Fastmcp
   const httpStream = multiline
     ? `{\n${props.map((p) => `${indentation}${unit}${p},`).join('\n')}\n${indentation}}`
     : `{ ${props.join(', ')} }`;
-  const kept = (options.properties as AnyNode[]).filter((p) => !['transportType', 'httpStream', 'sse'].includes(keyOf(p)));
+  const kept = (options.properties as AnyNode[]).filter((p) => !['transportType', 'httpStream', 'sse'].includes(propertyKey(p)));
   const lines = [
     `transportType: ${s('httpStream')}`,
     `httpStream: ${httpStream}`,
@@ -104,7 +104,7 @@ function guardServer(context: TransformContext, plan: FastmcpStartPlan, startLin
     return;
   }
   const name = declareGuard(context, plan);
-  const authenticate = (config.properties as AnyNode[]).find((p) => keyOf(p) === 'authenticate');
+  const authenticate = (config.properties as AnyNode[]).find((p) => propertyKey(p) === 'authenticate');
   if (!authenticate) {
     configPath!.replace(j.identifier(inlinePlaceholder(context, appendProperty(context, config, `authenticate: ${name}`))));
     return;
@@ -135,9 +135,4 @@ function declareGuard(context: TransformContext, plan: FastmcpStartPlan): string
   const body = root.find(j.Program).get('body').value as AnyNode[];
   body.splice(afterImports(body), 0, placeholder(context, code, 'block'));
   return name;
-}
-
-function keyOf(property: AnyNode): string {
-  const key = property.key as AnyNode | undefined;
-  return (key?.name as string | undefined) ?? (key?.value as string | undefined) ?? '';
 }

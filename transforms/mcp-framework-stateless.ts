@@ -8,11 +8,11 @@
  */
 import type { API, FileInfo } from 'jscodeshift';
 import { createContext, print, type TransformContext, type TransformOptions } from './lib/context';
-import type { AnyNode } from './lib/ast';
+import { propertyKey, type AnyNode } from './lib/ast';
 import { inlinePlaceholder, placeholder } from './lib/emit';
 import { afterImports, ensureNamedImport, ensureNamedImports } from './lib/imports';
 import { addMarker, uniqueName } from './lib/markers';
-import { babelColumn } from './lib/locate';
+import { startsAtPosition } from './lib/locate';
 import { originalText, withoutProperties } from './lib/source-edit';
 import { GUARD_NAME, guardFunction } from './lib/guard-templates';
 import { freeGuardNames, ORIGIN_CHECK, writtenBefore } from './lib/guard';
@@ -45,11 +45,11 @@ export default function transform(file: FileInfo, api: API, options: TransformOp
   for (const plan of plans) {
     const config = root
       .find(j.ObjectExpression)
-      .filter((p) => startsAt(context, p.node as unknown as AnyNode, plan.config) && p.parent?.node.type === 'NewExpression')
+      .filter((p) => startsAtPosition(context, p.node as unknown as AnyNode, plan.config) && p.parent?.node.type === 'NewExpression')
       .paths()[0];
     const start = root
       .find(j.CallExpression)
-      .filter((p) => startsAt(context, p.node as unknown as AnyNode, plan.start))
+      .filter((p) => startsAtPosition(context, p.node as unknown as AnyNode, plan.start))
       .paths()[0];
     if (!config || !start) continue;
     const listener = declareListener(context, plan);
@@ -70,10 +70,6 @@ export default function transform(file: FileInfo, api: API, options: TransformOp
   return changed ? print(context) : undefined;
 }
 
-function startsAt(context: TransformContext, node: AnyNode, position: { line: number; column: number }): boolean {
-  return node.loc?.start.line === position.line && node.loc.start.column === babelColumn(context, position.line, position.column);
-}
-
 /** `server` of `server.start()`, as written. */
 function receiverOf(context: TransformContext, call: AnyNode): string {
   return originalText(context, (call.callee as AnyNode).object as AnyNode);
@@ -83,8 +79,8 @@ function receiverOf(context: TransformContext, call: AnyNode): string {
 function configWithoutTransport(context: TransformContext, config: AnyNode, plan: McpFrameworkPlan): string {
   const properties = config.properties as AnyNode[];
   const keyOf = (p: AnyNode) => ((p.key as AnyNode | undefined)?.name ?? (p.key as AnyNode | undefined)?.value) as string | undefined;
-  const transport = properties.find((p) => keyOf(p) === 'transport')!;
-  if (!plan.auth || properties.some((p) => keyOf(p) === 'auth')) return withoutProperties(context, config, [transport]);
+  const transport = properties.find((p) => propertyKey(p) === 'transport')!;
+  if (!plan.auth || properties.some((p) => propertyKey(p) === 'auth')) return withoutProperties(context, config, [transport]);
   const text = originalText(context, config);
   const base = config.start as number;
   return `${text.slice(0, (transport.start as number) - base)}auth: ${plan.auth}${text.slice((transport.end as number) - base)}`;

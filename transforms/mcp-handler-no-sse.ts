@@ -7,10 +7,10 @@
  */
 import type { API, FileInfo } from 'jscodeshift';
 import { createContext, print, type TransformContext, type TransformOptions } from './lib/context';
-import type { AnyNode } from './lib/ast';
+import { propertyKey, type AnyNode } from './lib/ast';
 import { inlinePlaceholder } from './lib/emit';
 import { addMarker } from './lib/markers';
-import { babelColumn } from './lib/locate';
+import { startsAtPosition } from './lib/locate';
 import { appendProperty, sourceText } from './lib/source-edit';
 import type { McpHandlerPlan } from '../src/analysis/mcp-frameworks/mcp-handler';
 
@@ -38,7 +38,7 @@ export default function transform(file: FileInfo, api: API, options: TransformOp
   for (const plan of plans) {
     const call = root
       .find(j.CallExpression)
-      .filter((p) => startsAt(context, p.node as unknown as AnyNode, plan.call))
+      .filter((p) => startsAtPosition(context, p.node as unknown as AnyNode, plan.call))
       .nodes()[0] as unknown as AnyNode | undefined;
     if (!call || !withoutSse(context, call, plan)) continue;
     if ((options.target ?? '2026-07-28') === '2026-07-28') addMarker(context, plan.call.line, 'v2-deferred', MCP_HANDLER_DEFERRED);
@@ -63,17 +63,8 @@ function withoutSse(context: TransformContext, call: AnyNode, plan: McpHandlerPl
   }
   const config = args[2];
   if (plan.config !== 'literal' || config?.type !== 'ObjectExpression') return false;
-  const written = (config.properties as AnyNode[]).find((p) => keyOf(p) === 'disableSse');
+  const written = (config.properties as AnyNode[]).find((p) => propertyKey(p) === 'disableSse');
   if (written) written.value = j.identifier(inlinePlaceholder(context, 'true')) as never;
   else args[2] = j.identifier(inlinePlaceholder(context, appendProperty(context, config, flag))) as unknown as AnyNode;
   return true;
-}
-
-function startsAt(context: TransformContext, node: AnyNode, position: { line: number; column: number }): boolean {
-  return node.loc?.start.line === position.line && node.loc.start.column === babelColumn(context, position.line, position.column);
-}
-
-function keyOf(property: AnyNode): string {
-  const key = property.key as AnyNode | undefined;
-  return (key?.name as string | undefined) ?? (key?.value as string | undefined) ?? '';
 }

@@ -205,3 +205,9 @@ function detach(node: unknown): void {
 }
 
 export type { AnyNode };
+
+/** The name an object property is written with (`a: 1`, `'a': 1`); '' for a computed key or a spread. */
+export function propertyKey(property: AnyNode): string {
+  const key = property.key as AnyNode | undefined;
+  return (key?.name as string | undefined) ?? (key?.value as string | undefined) ?? '';
+}

@@ -15,6 +15,11 @@ export function babelColumn(context: TransformContext, line: number, column: num
   return column - 1 + (column - 1 >= lead.length ? expanded - lead.length : 0);
 }
 
+/** The node starts where a plan's position (ts-morph's 1-based line and column) says. */
+export function startsAtPosition(context: TransformContext, node: AnyNode, position: { line: number; column: number }): boolean {
+  return node.loc?.start.line === position.line && node.loc.start.column === babelColumn(context, position.line, position.column);
+}
+
 function startsAt(context: TransformContext, node: AnyNode, span: Span): boolean {
   const loc = node.loc;
   if (!loc || loc.start.line !== span.line || loc.end.line !== span.endLine) return false;
