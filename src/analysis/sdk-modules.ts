@@ -67,7 +67,7 @@ export function isSdkSymbol(origin: { module: string; name: string } | undefined
     case 'createMcpHandler':
       return origin.name === 'createMcpHandler' && mod === '@modelcontextprotocol/server';
     case 'mcpHandlerPackage':
-      return origin.name === 'createMcpHandler' && (mod === 'mcp-handler' || mod === '@vercel/mcp-adapter');
+      return origin.name === 'createMcpHandler' && mcpHandlerPackageOf(mod) !== undefined;
     case 'createMcpExpressApp':
       return (
         origin.name === 'createMcpExpressApp' &&
@@ -97,7 +97,7 @@ export function isV1SdkModule(specifier: string): boolean {
   return /^@modelcontextprotocol\/sdk(?:\/|$)/.test(specifier);
 }
 
-/** The MCP modules a file imports, re-exports, requires or imports dynamically, as written, in order of appearance. */
+/** The MCP modules a file imports, re-exports, requires or imports dynamically, as written. */
 export function mcpModulesOf(file: SourceFile): string[] {
   const declared = [
     ...file.getImportDeclarations().map((d) => d.getModuleSpecifierValue()),
@@ -113,9 +113,13 @@ export function mcpModulesOf(file: SourceFile): string[] {
  * stateless requests.
  */
 export function isPerRequestMcpHandler(origin: { module: string; name: string } | undefined): boolean {
-  return (
-    origin?.name === 'createMcpHandler' &&
-    isMcpModule(origin.module) &&
-    !/^(?:mcp-handler|@vercel\/mcp-adapter)(?:\/|$)/.test(origin.module)
-  );
+  return origin?.name === 'createMcpHandler' && isMcpModule(origin.module) && mcpHandlerPackageOf(origin.module) === undefined;
+}
+
+/** Vercel's route adapter: `mcp-handler`, published as `@vercel/mcp-adapter` before 1.0. */
+export const MCP_HANDLER_PACKAGES = ['mcp-handler', '@vercel/mcp-adapter'] as const;
+
+/** The mcp-handler package a module specifier (or one of its subpaths) belongs to. */
+export function mcpHandlerPackageOf(specifier: string): (typeof MCP_HANDLER_PACKAGES)[number] | undefined {
+  return MCP_HANDLER_PACKAGES.find((name) => specifier === name || specifier.startsWith(`${name}/`));
 }

@@ -6,20 +6,10 @@ import { isFunctionLike, resolveHandler } from '../analysis/routes';
 import { isV1SdkModule, isV2ServerModule, mcpModulesOf } from '../analysis/sdk-modules';
 import { codemodCannotTypeReceiver, passedServerCallers } from '../analysis/tools';
 import { handlerContextParameter, movedContextReads } from '../analysis/handler-context';
-import { movedContextField } from '../analysis/v2-context';
-
-/** v1's registration methods, which v2's `McpServer` does not have, and the v2 form each one takes. */
-const V2_FORMS: Record<string, string> = {
-  tool: 'registerTool(name, { description, inputSchema, annotations }, cb)',
-  prompt: 'registerPrompt(name, { description, argsSchema }, cb)',
-  resource: 'registerResource(name, uriOrTemplate, metadata, cb)',
-};
+import { movedContextField, SERVER_NAME, V2_REGISTRATION_FORMS } from '../analysis/v2-context';
 
 /** A call the rule reads: a v1 registration, or a v2 one whose handler may read v1's context. */
 const REGISTRATIONS = /\.(?:tool|prompt|resource|registerTool|registerPrompt|registerResource|setRequestHandler)\s*\(/;
-
-/** A receiver the analysis cannot type is taken for a server when it is named like one: `server`, `this.mcp`. */
-const SERVER_NAME = /server|mcp/i;
 
 export const v1SdkApi: Rule = {
   meta: {
@@ -58,7 +48,7 @@ export const v1SdkApi: Rule = {
     for (const { call, method } of v1Registrations(sourceFile, facts)) {
       report(
         call,
-        `\`.${method}(…)\` is v1's API: v2's McpServer has no \`${method}\`, and the server throws when it is built. Register it with \`${V2_FORMS[method]}\`.`,
+        `\`.${method}(…)\` is v1's API: v2's McpServer has no \`${method}\`, and the server throws when it is built. Register it with \`${V2_REGISTRATION_FORMS[method]}\`.`,
         { fix: javaScript ? 'auto' : 'manual' },
       );
     }
@@ -92,7 +82,7 @@ function importsV2Only(modules: string[]): boolean {
 function v1Registrations(file: SourceFile, facts: FileFacts): Array<{ call: CallExpression; method: string }> {
   return nodesOfKind(file, SyntaxKind.CallExpression).flatMap((call) => {
     const callee = call.getExpression();
-    if (!Node.isPropertyAccessExpression(callee) || !Object.hasOwn(V2_FORMS, callee.getName())) return [];
+    if (!Node.isPropertyAccessExpression(callee) || !Object.hasOwn(V2_REGISTRATION_FORMS, callee.getName())) return [];
     const method = callee.getName();
     const args = call.getArguments();
     if (args.length < (method === 'resource' ? 3 : 2) || !isFunctionLike(resolveHandler(args[args.length - 1]))) return [];

@@ -18,21 +18,17 @@ import { originalText } from '../lib/source-edit';
 import { addMarker } from '../lib/markers';
 import { onV2Packages } from './lib';
 import { ANNOTATION_KEYS } from '../../src/analysis/tool-annotations';
+import { SERVER_NAME, V2_REGISTRATION_FORMS } from '../../src/analysis/v2-context';
 
 export const id = 'untyped-registrations';
 
 const V1_CALLS = /\.(?:prompt|resource|tool)\s*\(/;
 const V1_METHODS = new Set(['prompt', 'resource', 'tool']);
-const V2_FORMS: Record<string, string> = {
-  tool: 'registerTool(name, { description, inputSchema, annotations }, cb)',
-  prompt: 'registerPrompt(name, { description, argsSchema }, cb)',
-  resource: 'registerResource(name, uriOrTemplate, metadata, cb)',
-};
 
 function unconvertedNote(method: string): string {
   return (
     `\`.${method}(…)\` is v1's API, which v2's McpServer does not have (the server would throw when it is built); the ` +
-    `arguments do not show where each goes: register it with \`${V2_FORMS[method]}\`.`
+    `arguments do not show where each goes: register it with \`${V2_REGISTRATION_FORMS[method]}\`.`
   );
 }
 
@@ -93,8 +89,6 @@ export default function transform(file: FileInfo, api: API, options: TransformOp
   });
   return changed ? print(context) : undefined;
 }
-
-const SERVER_NAME = /server|mcp/i;
 
 /** The receiver's last name: `server`, `this.mcp` → `mcp`, `app.server` → `server`. */
 function receiverName(node: AnyNode): string {

@@ -3,7 +3,8 @@
 // (shared, or built per connection) and needs nothing here. Or the handler takes the transport's messages over
 // (`transport.onmessage = (message) => child.stdin.write(…)`) and the child answers everything, initialize
 // included: the server it connected is a placeholder, so building it per request would serve nothing. This module
-// finds the second shape, and the child behind it: one child for every client, or one per connection.
+// finds the second shape, and the child behind it: one child for every client, or one per connection. An `onmessage`
+// that edits each message and hands it on to the handler the SDK installed is neither: an interceptor.
 import { Node, SyntaxKind, type BinaryExpression, type CallExpression, type NewExpression, type VariableDeclaration } from 'ts-morph';
 import { descendantsOfKind } from '../node-index';
 import type { FileFacts } from '../file-facts';
@@ -16,10 +17,21 @@ import { contains, rootOf, spanOf, statementOf, unwrapExpression, type RelPathOf
 const CHILD_PROCESS = /^(?:node:)?child_process$/;
 const PROCESS_STARTERS = new Set(['spawn', 'fork', 'exec', 'execFile']);
 
-/** The bridge a region's HTTP+SSE handler forwards to, if it takes the transport's messages over. */
-export function bridgeOf(region: RegionNode, facts: FileFacts, relPath: RelPathOf): BridgePlan | undefined {
+/**
+ * What the region's HTTP+SSE handler does with the transport's messages, when it assigns `transport.onmessage`: takes
+ * them over for a child process (a bridge), or edits each one and hands it on to the handler the SDK installed (an
+ * interceptor: it changes every message of the connection before the server answers it, and a stateless endpoint has
+ * no such hook).
+ */
+export function messageTakeoverOf(region: RegionNode, facts: FileFacts, relPath: RelPathOf): { bridge?: BridgePlan; interceptor?: Span } {
   const forward = onmessageAssignment(region, facts);
-  if (!forward || passesOnToOwnHandler(forward)) return undefined;
+  if (!forward) return {};
+  if (passesOnToOwnHandler(forward)) return { interceptor: spanOf(forward, relPath) };
+  return { bridge: bridgeOf(region, facts, forward, relPath) };
+}
+
+/** The bridge behind an `onmessage` that takes the transport's messages over: its child, one or one per connection. */
+function bridgeOf(region: RegionNode, facts: FileFacts, forward: BinaryExpression, relPath: RelPathOf): BridgePlan {
   const starts = childStarts(region.fn);
   const perConnection = starts[0];
   if (perConnection) {
@@ -36,15 +48,6 @@ export function bridgeOf(region: RegionNode, facts: FileFacts, relPath: RelPathO
     routeParams: routeParams(region),
     relay: child && relayOf(region, facts, forward, child.declaration, relPath),
   };
-}
-
-/**
- * The handler that wraps the transport's own `onmessage` (see {@link passesOnToOwnHandler}): it changes every message
- * of the connection before the server answers it, and a stateless endpoint has no such hook.
- */
-export function onmessageInterceptor(region: RegionNode, facts: FileFacts, relPath: RelPathOf): Span | undefined {
-  const forward = onmessageAssignment(region, facts);
-  return forward && passesOnToOwnHandler(forward) ? spanOf(forward, relPath) : undefined;
 }
 
 /** `transport.onmessage = …` on the handler's SSE transport. */
@@ -65,8 +68,7 @@ function onmessageAssignment(region: RegionNode, facts: FileFacts): BinaryExpres
  * handler edits each message and hands it on to the one the SDK installed, so the connected server answers it. An
  * interceptor, not a bridge.
  */
-function passesOnToOwnHandler(forward: Node): boolean {
-  if (!Node.isBinaryExpression(forward)) return false;
+function passesOnToOwnHandler(forward: BinaryExpression): boolean {
   const target = forward.getLeft().getText();
   const handler = forward.getRight();
   if (!Node.isArrowFunction(handler) && !Node.isFunctionExpression(handler)) return false;

@@ -35,7 +35,7 @@ import { SessionMachinery, sessionSiteNodes, sessionStateCalls, transportSites, 
 import { regionStatements, serverSourceOf } from './server-source';
 import { servedCatchOf } from './served-catch';
 import { isTestFile } from './classify';
-import { bridgeOf, onmessageInterceptor } from './bridge';
+import { messageTakeoverOf } from './bridge';
 import { exportedCallerOf } from './leftovers';
 import { sessionRoutesBeside } from './session-routes';
 import { sessionStateOf, sessionStateReason, traceSessionState } from './session-state';
@@ -296,8 +296,7 @@ function planOf(group: DraftRegion[], relPath: RelPathOf, local: boolean): Endpo
       ),
     },
     stateless,
-    bridge: stream ? bridgeOf(stream.node, stream.facts, relPath) : undefined,
-    interceptor: stream ? onmessageInterceptor(stream.node, stream.facts, relPath) : undefined,
+    ...(stream ? messageTakeoverOf(stream.node, stream.facts, relPath) : {}),
     sessionSites: group
       .flatMap((r) => sessionSiteNodes(r.node.block.getSourceFile()).filter((n) => contains(handling(r).block, n)))
       .map((n) => spanOf(n, relPath)),

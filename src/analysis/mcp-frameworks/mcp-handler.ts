@@ -7,11 +7,12 @@ import semver from 'semver';
 import { Node, SyntaxKind, type CallExpression } from 'ts-morph';
 import type { FileFacts } from '../file-facts';
 import { declaredRange } from '../sdk-version';
+import { mcpHandlerPackageOf, type MCP_HANDLER_PACKAGES } from '../sdk-modules';
 import { positionOf, propertyOf, type Position } from './options';
 
 export interface McpHandlerPlan {
   /** The package the handler comes from: `@vercel/mcp-adapter` has no `disableSse` (mcp-handler 1.x, its new name, has). */
-  package: 'mcp-handler' | '@vercel/mcp-adapter';
+  package: (typeof MCP_HANDLER_PACKAGES)[number];
   /** The `createMcpHandler(…)` call. */
   call: Position;
   /** How many arguments it is written with (the config is the third). */
@@ -23,15 +24,13 @@ export interface McpHandlerPlan {
   config: 'literal' | 'absent' | 'opaque';
 }
 
-const PACKAGES = ['mcp-handler', '@vercel/mcp-adapter'] as const;
-
 /** The plans of the file's `createMcpHandler` calls that serve HTTP+SSE (mcp-handler 1.x without `disableSse: true`). */
 export function mcpHandlerPlans(facts: FileFacts): Array<{ call: CallExpression; plan: McpHandlerPlan }> {
   return facts
     .functionCalls('mcpHandlerPackage', 'createMcpHandler')
     .flatMap((call): Array<{ call: CallExpression; plan: McpHandlerPlan }> => {
       const origin = facts.origin(call.getExpression());
-      const pkg = PACKAGES.find((name) => origin?.module === name || origin?.module.startsWith(`${name}/`));
+      const pkg = origin && mcpHandlerPackageOf(origin.module);
       if (!pkg || (pkg === 'mcp-handler' && onVersion2(call))) return [];
       const args = call.getArguments();
       const config = args[2];
