@@ -34,6 +34,7 @@ export function guardFunction(options: {
     `const ${origins} = new Set((process.env.MCP_ALLOWED_ORIGINS ?? ${s('')}).split(${s(',')}).map((origin) => origin.trim()).filter(Boolean));`,
     `const ${hostnames} = new Set([${s('localhost')}, ${s('127.0.0.1')}, ${s('[::1]')}]);`,
     ``,
+    ...(types ? [] : jsDoc([`{import(${s('http')}).IncomingMessage} req`, `{import(${s('http')}).ServerResponse} res`], 'boolean')),
     `function ${guard}(req${types ? `: ${options.types?.request ?? 'IncomingMessage'}` : ''}, res${types ? `: ${options.types?.response ?? 'ServerResponse'}` : ''})${types ? ': boolean' : ''} {`,
     `  const origin = req.headers.origin;`,
     `  let allowed = origin === undefined || ${origins}.has(origin);`,
@@ -82,6 +83,7 @@ export function fastmcpGuardFunction(options: {
     `const ${origins} = new Set((process.env.MCP_ALLOWED_ORIGINS ?? ${s('')}).split(${s(',')}).map((origin) => origin.trim()).filter(Boolean));`,
     `const ${hostnames} = new Set([${s('localhost')}, ${s('127.0.0.1')}, ${s('[::1]')}]);`,
     ``,
+    ...(types ? [] : jsDoc([`{import(${s('http')}).IncomingMessage} req`], 'Promise<Record<string, never>>')),
     `async function ${guard}(req${types ? ': IncomingMessage' : ''})${types ? ': Promise<Record<string, never>>' : ''} {`,
     `  if (new URL(req.url ?? ${s('/')}, ${s('http://localhost')}).pathname === ${s(options.ssePath)}) {`,
     `    throw new Response(${error(`The HTTP+SSE transport is gone: use POST ${options.endpoint} (Streamable HTTP).`)}, { status: 410, headers: ${json} });`,
@@ -105,12 +107,20 @@ export function fastmcpGuardFunction(options: {
   return lines.join('\n');
 }
 
+/**
+ * In JavaScript the types go in JSDoc, so a project that type-checks its JavaScript (`checkJs`, `// @ts-check`) builds
+ * with the guard as it did without it.
+ */
+function jsDoc(params: string[], returns: string): string[] {
+  return ['/**', ...params.map((param) => ` * @param ${param}`), ` * @returns {${returns}}`, ' */'];
+}
+
 /** A present Origin is still allowed when its hostname is local (an unparsable one is not). */
 function localOriginLines(isLocal: string, types: boolean): string[] {
   return [
     `  if (!allowed) {`,
     `    try {`,
-    `      allowed = ${isLocal}(new URL(origin${types ? ' as string' : ''}).hostname);`,
+    `      allowed = ${isLocal}(new URL(${types ? 'origin as string' : '/** @type {string} */ (origin)'}).hostname);`,
     `    } catch {`,
     `      allowed = false;`,
     `    }`,
@@ -127,9 +137,10 @@ export function webGuardFunction(options: { typescript: boolean; checkHost: bool
   const types = options.typescript;
   const lines = [
     `// mcp-migrate: Streamable HTTP servers MUST validate Origin and answer a foreign one with 403 (DNS rebinding).`,
+    ...(types ? [] : jsDoc(['{Request} request'], 'Response | undefined')),
     `function ${options.name ?? WEB_GUARD_NAME}(request${types ? ': Request' : ''})${types ? ': Response | undefined' : ''} {`,
     `  // Local origins are allowed; add the origins of deployed browser clients to this list.`,
-    `  const allowedOrigins${types ? ': string[]' : ''} = [];`,
+    `  ${types ? 'const allowedOrigins: string[] = [];' : '/** @type {string[]} */ const allowedOrigins = [];'}`,
     `  const localHostnames = [${s('localhost')}, ${s('127.0.0.1')}, ${s('[::1]')}];`,
     `  const origin = request.headers.get(${s('origin')});`,
     `  let allowed = origin === null || allowedOrigins.includes(origin);`,
