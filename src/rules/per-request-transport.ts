@@ -33,11 +33,12 @@ export const perRequestTransport: Rule = {
       }
       const contexts = routeContextsOf(construction);
       if (contexts.length === 0) continue;
-      const site = contexts[0].routes[0]?.call ?? construction;
-      report(
-        site,
-        'Per-request transport: this endpoint speaks protocol 2025-11-25 at most; `createMcpHandler` (SDK v2) serves 2026-07-28 and 2025 clients from the same factory.',
-      );
+      const route = contexts[0].routes[0]?.call;
+      const message =
+        'Per-request transport: this endpoint speaks protocol 2025-11-25 at most; `createMcpHandler` (SDK v2) serves 2026-07-28 and 2025 clients from the same factory.';
+      // A transport made by a helper module is reported where it is made, and names the route that uses it.
+      if (!route || route.getSourceFile() === construction.getSourceFile()) report(route ?? construction, message);
+      else report(construction, message, { related: [{ node: route, message: 'the route that serves it' }] });
     }
   },
 };
