@@ -81,13 +81,21 @@ export function projectEndpoints(project: Project, relPath: RelPathOf): Endpoint
   return plans;
 }
 
+/**
+ * A route file that imports no MCP module can still hand requests to an SDK transport: one made by a helper module
+ * (`const transport = createTransport()`). Its transport sites are typed like any other.
+ */
+function handsRequestsOver(file: SourceFile): boolean {
+  return /\.handle(?:Request|PostMessage)\s*\(/.test(file.getFullText());
+}
+
 function buildPlans(project: Project, relPath: RelPathOf): EndpointPlan[] {
   const regions = new Map<string, DraftRegion>();
   const orphans: Orphan[] = [];
   const files = project.getSourceFiles().filter((f) => !isTestFile(relPath(f), f));
   for (const file of files) {
     const facts = new FileFacts(file, { validatesOrigin: false });
-    if (!facts.importsMcp) continue;
+    if (!facts.importsMcp && !handsRequestsOver(file)) continue;
     for (const site of transportSites(facts)) {
       const fn = site.requestArgs.map((a) => requestFunctionOf(a)).find((f) => !!f);
       const region = fn ? regionAround(site.node, fn) : undefined;
