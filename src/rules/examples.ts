@@ -126,6 +126,31 @@ app.post('/mcp', async (req, res) => {
 });
 `,
   },
+  'shared-transport': {
+    before: `import { createServer } from 'node:http';
+import { StreamableHTTPServerTransport } from '${SDK}/server/streamableHttp.js';
+import { buildServer } from './server.js';
+
+const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+await buildServer().connect(transport);
+createServer((req, res) => void transport.handleRequest(req, res)).listen(3000, '127.0.0.1');
+`,
+    after: `import { createServer } from 'node:http';
+import { StreamableHTTPServerTransport } from '${SDK}/server/streamableHttp.js';
+import { buildServer } from './server.js';
+
+createServer(async (req, res) => {
+  const server = buildServer();
+  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+  res.on('close', () => {
+    void transport.close();
+    void server.close();
+  });
+  await server.connect(transport);
+  await transport.handleRequest(req, res);
+}).listen(3000, '127.0.0.1');
+`,
+  },
   'origin-validation': {
     before: `import express from 'express';
 import { StreamableHTTPServerTransport } from '${SDK}/server/streamableHttp.js';

@@ -7,6 +7,7 @@ import { getStream } from './get-stream';
 import { deleteSession } from './delete-session';
 import { lastEventId } from './last-event-id';
 import { sharedServerInstance } from './shared-server-instance';
+import { sharedTransport } from './shared-transport';
 import { originValidation } from './origin-validation';
 import { sessionState } from './session-state';
 import { idempotencyHint } from './idempotency-hint';
@@ -23,6 +24,7 @@ export const allRules: readonly Rule[] = [
   deleteSession,
   lastEventId,
   sharedServerInstance,
+  sharedTransport,
   originValidation,
   sessionState,
   idempotencyHint,
