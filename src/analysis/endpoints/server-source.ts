@@ -76,6 +76,14 @@ export function serverSourceOf(
         },
         connect: handOff,
       };
+    const shared = transportMadeOutside(facts, region);
+    if (shared)
+      return {
+        source: {
+          kind: 'unknown',
+          why: `the handler hands every request to \`${shared.name}\`, one transport made once (${relPath(shared.declaration.getSourceFile())}:${shared.declaration.getStartLineNumber()}) and connected to the server outside the handler, so a stateless one fails every request after the first and a stateful one serves one client: build a server and a transport per request in the handler, connect them there, and drop the start-up connect`,
+        },
+      };
     return { source: { kind: 'unknown', why: 'the handler never calls `server.connect(transport)`' } };
   }
   const expression = unwrapExpression(first.server);
@@ -203,6 +211,23 @@ function transportHandOff(facts: FileFacts, statements: Node[]): Node | undefine
       if (call.getArguments().some((a) => facts.holds(a, 'SSEServerTransport') || facts.holds(a, 'StreamableHTTPServerTransport')))
         if (!/\.(?:set|push|add|register\w*)$/.test(call.getExpression().getText())) return call;
     }
+  return undefined;
+}
+
+/** `transport.handleRequest(…)` in the region on a transport declared, and made, outside it (once, for every request). */
+function transportMadeOutside(facts: FileFacts, region: RegionNode): { name: string; declaration: Node } | undefined {
+  // (an arrow's expression body is the call itself: `(c) => transport.handleRequest(c.req.raw)`)
+  const calls = [region.block, ...descendantsOfKind(region.block, SyntaxKind.CallExpression)].filter(Node.isCallExpression);
+  for (const call of calls) {
+    const callee = call.getExpression();
+    if (!Node.isPropertyAccessExpression(callee) || callee.getName() !== 'handleRequest') continue;
+    const receiver = callee.getExpression();
+    if (!Node.isIdentifier(receiver) || !facts.holds(receiver, 'StreamableHTTPServerTransport')) continue;
+    const declaration = declarationOf(receiver);
+    if (!Node.isVariableDeclaration(declaration) || contains(region.block, declaration)) continue;
+    if (!Node.isNewExpression(unwrapExpression(declaration.getInitializer() ?? receiver))) continue;
+    return { name: receiver.getText(), declaration };
+  }
   return undefined;
 }
 
