@@ -12,7 +12,7 @@ import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextproto
 import { Client as V2Client, StreamableHTTPClientTransport as V2Transport } from '@modelcontextprotocol/client';
 import { apply } from '../src/engine/apply';
 import type { Target } from '../src/engine/targets';
-import { freePort, REPO_ROOT, scratchDir, startServerProcess, type RunningFixture } from './helpers/server-process';
+import { bootNodeScript, REPO_ROOT, scratchDir, type RunningFixture } from './helpers/server-process';
 
 const PROJECT = path.join(REPO_ROOT, 'fixtures', 'projects', 'js-checkjs-express');
 const TSC = path.join(REPO_ROOT, 'node_modules', '.bin', 'tsc');
@@ -23,15 +23,7 @@ afterAll(async () => {
 });
 
 async function boot(root: string): Promise<URL> {
-  const port = await freePort();
-  const server = await startServerProcess({
-    label: 'js-checkjs-express',
-    command: process.execPath,
-    args: ['server.js'],
-    cwd: root,
-    env: { ...process.env, PORT: String(port) },
-    port,
-  });
+  const server = await bootNodeScript(root, 'server.js');
   running.push(server);
   return new URL(`${server.url}/mcp`);
 }

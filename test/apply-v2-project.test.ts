@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { apply } from '../src/engine/apply';
 import { check } from '../src/engine/check';
-import { freePort, REPO_ROOT, scratchDir, startServerProcess, type RunningFixture } from './helpers/server-process';
+import { bootNodeScript, REPO_ROOT, scratchDir, type RunningFixture } from './helpers/server-process';
 
 const PROJECT = path.join(REPO_ROOT, 'fixtures', 'projects', 'v2-js-leftover-v1-calls');
 const running: RunningFixture[] = [];
@@ -18,15 +18,7 @@ afterAll(async () => {
 });
 
 async function boot(root: string): Promise<URL> {
-  const port = await freePort();
-  const server = await startServerProcess({
-    label: 'v2-js-leftover-v1-calls',
-    command: process.execPath,
-    args: ['server.mjs'],
-    cwd: root,
-    env: { ...process.env, PORT: String(port) },
-    port,
-  });
+  const server = await bootNodeScript(root, 'server.mjs');
   running.push(server);
   return new URL(`${server.url}/mcp`);
 }

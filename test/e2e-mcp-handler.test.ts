@@ -14,7 +14,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { apply } from '../src/engine/apply';
 import { check } from '../src/engine/check';
 import type { Target } from '../src/engine/targets';
-import { freePort, REPO_ROOT, startServerProcess, type RunningFixture } from './helpers/server-process';
+import { bootNodeScript, REPO_ROOT, type RunningFixture } from './helpers/server-process';
 
 const PROJECT = path.join(REPO_ROOT, 'fixtures', 'projects', 'mcp-handler-1-route');
 const INSTALL_TIMEOUT_MS = 300_000;
@@ -48,15 +48,7 @@ beforeAll(async () => {
 }, INSTALL_TIMEOUT_MS + 10_000);
 
 async function boot(root: string): Promise<string> {
-  const port = await freePort();
-  const server = await startServerProcess({
-    label: 'mcp-handler-1-route',
-    command: process.execPath,
-    args: ['serve.mjs'],
-    cwd: root,
-    env: { ...process.env, PORT: String(port), REDIS_URL: '', KV_URL: '' },
-    port,
-  });
+  const server = await bootNodeScript(root, 'serve.mjs', { REDIS_URL: '', KV_URL: '' });
   running.push(server);
   return server.url;
 }

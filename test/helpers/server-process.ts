@@ -366,6 +366,19 @@ export async function startServerProcess(options: ServerProcessOptions): Promise
   return { url: `http://127.0.0.1:${port}`, port, stderr: () => stderr, stdout: () => stdout, stop };
 }
 
+/** `node <script>` in `dir` with PORT set to a free port (and `env` on top of this process's), once it listens. */
+export async function bootNodeScript(dir: string, script: string, env: NodeJS.ProcessEnv = {}): Promise<RunningFixture> {
+  const port = await freePort();
+  return startServerProcess({
+    label: `node ${script} in ${dir}`,
+    command: process.execPath,
+    args: [script],
+    cwd: dir,
+    env: { ...process.env, ...env, PORT: String(port) },
+    port,
+  });
+}
+
 /**
  * Starts `node <compiled entry>` with PORT set to a free port and resolves once the port accepts TCP connections.
  * Rejects (and kills the child) if the server exits first or is not listening within 15 s; the error carries its stderr.
