@@ -9,6 +9,7 @@ import type { FileFacts } from './file-facts';
 import { otherReferencesOf } from './references';
 import { requestFunctionOf } from './endpoints/regions';
 import { contains } from './endpoints/spans';
+import { isSessionless } from './transport-options';
 
 export interface SharedTransport {
   construction: NewExpression;
@@ -23,14 +24,13 @@ export interface SharedTransport {
 export function sharedTransportsOf(facts: FileFacts): SharedTransport[] {
   const shared: SharedTransport[] = [];
   for (const construction of facts.constructions('StreamableHTTPServerTransport')) {
-    if (!Node.isNewExpression(construction)) continue;
     const declaration = construction.getParent();
     if (!Node.isVariableDeclaration(declaration) || declaration.getInitializer() !== construction) continue;
     const nameNode = declaration.getNameNode();
     if (!Node.isIdentifier(nameNode)) continue;
     const uses = otherReferencesOf(nameNode).filter((reference) => servesRequests(reference, construction));
     if (uses.length === 0) continue;
-    shared.push({ construction, name: nameNode.getText(), stateless: isStateless(construction), uses });
+    shared.push({ construction, name: nameNode.getText(), stateless: isSessionless(construction), uses });
   }
   return shared;
 }
@@ -49,14 +49,4 @@ function servesRequests(reference: Node, construction: Node): boolean {
   const [request] = call.getArguments();
   const handler = request ? requestFunctionOf(request) : undefined;
   return !!handler && !contains(handler, construction);
-}
-
-function isStateless(construction: NewExpression): boolean {
-  const [options] = construction.getArguments();
-  if (!options) return true;
-  if (!Node.isObjectLiteralExpression(options)) return false;
-  const generator = options.getProperty('sessionIdGenerator');
-  if (!generator) return true;
-  const value = Node.isPropertyAssignment(generator) ? generator.getInitializer() : undefined;
-  return !!value && /^(?:undefined|void 0)$/.test(value.getText().replace(/\s+/g, ' '));
 }

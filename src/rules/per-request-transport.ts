@@ -1,7 +1,6 @@
-import { Node } from 'ts-morph';
 import type { Rule } from './rule';
 import { routeContextsOf } from '../analysis/routes';
-import { isUndefinedExpression } from './shared';
+import { isSessionless } from '../analysis/transport-options';
 
 export const perRequestTransport: Rule = {
   meta: {
@@ -23,14 +22,7 @@ export const perRequestTransport: Rule = {
   },
   check({ facts, report }) {
     for (const construction of facts.constructions('StreamableHTTPServerTransport')) {
-      const [options] = construction.getArguments();
-      if (options && Node.isObjectLiteralExpression(options)) {
-        const generator = options.getProperty('sessionIdGenerator');
-        const value = generator && Node.isPropertyAssignment(generator) ? generator.getInitializer() : undefined;
-        if (generator && !(value && isUndefinedExpression(value))) continue;
-      } else if (options) {
-        continue;
-      }
+      if (!isSessionless(construction)) continue;
       const contexts = routeContextsOf(construction);
       if (contexts.length === 0) continue;
       const route = contexts[0].routes[0]?.call;
