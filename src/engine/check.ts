@@ -22,8 +22,17 @@ export function defaultJobs(): number {
   return Math.max(1, os.availableParallelism() - 1);
 }
 
+export interface CheckOptions extends ScanOptions {
+  /**
+   * Called once when this thread is about to analyse (ts-morph and the rules loaded), with the number of files the
+   * plans analyse and probe; not called when workers analyse or when nothing is to be analysed. The CLI tunes V8 here
+   * (cli/jit.ts); the findings never depend on it.
+   */
+  beforeAnalysis?: (files: number) => void;
+}
+
 /** The report is the same, byte for byte, whatever the number of workers (`jobs`). */
-export async function check(options: ScanOptions): Promise<CheckResult> {
+export async function check(options: CheckOptions): Promise<CheckResult> {
   const filtered = (options.rules?.length ?? 0) + (options.skipRules?.length ?? 0) > 0;
   const ruleIds = filtered ? (await import('./scan.js')).selectRules(options.rules, options.skipRules).map((r) => r.meta.id) : undefined;
   const jobs = Math.max(1, Math.floor(options.jobs ?? defaultJobs()));
@@ -54,7 +63,7 @@ export async function check(options: ScanOptions): Promise<CheckResult> {
 }
 
 /** The scan options with the file size limit settled (files of `rest` are read during the analysis). */
-type AnalysisOptions = ScanOptions & { maxFileBytes: number };
+type AnalysisOptions = CheckOptions & { maxFileBytes: number };
 
 /** The pool's results, with the chunks a worker ran out of heap on analysed on this thread. */
 async function analyzePooled(
@@ -76,6 +85,9 @@ async function analyzeHere(chunks: readonly PlannedSources[][], options: Analysi
   const { selectRules } = await import('./scan.js');
   const { analyzePlans } = await import('./analyze-plans.js');
   const rules = selectRules(options.rules, options.skipRules);
+  options.beforeAnalysis?.(
+    chunks.reduce((sum, chunk) => sum + chunk.reduce((n, plan) => n + plan.files.length + plan.originProbes.length, 0), 0),
+  );
   return chunks.map((chunk) => {
     const { analysis, dropped } = analyzePlans(chunk, rules, options.maxFileBytes);
     return { files: analysis.files, dropped };
