@@ -2,13 +2,12 @@
 // relative to the working directory. Both return the one result model; reporters and the API serialise it.
 import * as path from 'node:path';
 import type { ApplyResult, CheckResult } from './model';
-import type { ScanOptions } from './engine/scan';
-import { check as checkFiles } from './engine/check';
+import { check as checkFiles, type CheckOptions } from './engine/check';
 import type { ApplyOptions } from './engine/apply';
 import { applyBaseline, baselineOf, readBaseline, writeBaseline } from './engine/baseline';
 import { relativeTo } from './report/paths';
 
-export interface CheckRunOptions extends ScanOptions {
+export interface CheckRunOptions extends CheckOptions {
   /** Leave out the findings this baseline file records (relative to `cwd`). */
   baseline?: string;
   /** Record today's findings in this baseline file first (relative to `cwd`), then check against it. */

@@ -10,6 +10,7 @@ import { ruleHelpText } from '../report/rule-help';
 import { ruleCatalog } from '../rules/catalog';
 import { applyExitCode, checkExitCode } from './exit-codes';
 import { showProgress } from './progress';
+import { tuneJitForCheck } from './jit';
 
 const VERSION: string = require('../../../package.json').version;
 
@@ -59,7 +60,12 @@ const pipeline = (): Pipeline => require('../pipeline') as Pipeline;
 
 export async function check(args: CheckArgs): Promise<number> {
   const result = await showProgress(() =>
-    pipeline().runCheck({ ...scanOptions(args), baseline: args.baseline, baselineWrite: args['baseline-write'] }),
+    pipeline().runCheck({
+      ...scanOptions(args),
+      baseline: args.baseline,
+      baselineWrite: args['baseline-write'],
+      beforeAnalysis: tuneJitForCheck,
+    }),
   );
   emit(result, args);
   return checkExitCode(result, { maxWarnings: args['max-warnings'] });

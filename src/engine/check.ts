@@ -22,8 +22,26 @@ export function defaultJobs(): number {
   return Math.max(1, os.availableParallelism() - 1);
 }
 
+/** How much a `check` analyses on one thread: the files its plans analyse and probe, with their texts' sizes. */
+export interface AnalysisWork {
+  files: number;
+  /** Characters, over all those files. */
+  chars: number;
+  /** Characters of the largest import group (its files and probes): analysed in one project. */
+  largestGroupChars: number;
+}
+
+export interface CheckOptions extends ScanOptions {
+  /**
+   * Called once when this thread is about to analyse (ts-morph and the rules loaded), with what it will analyse; not
+   * called when workers analyse or when nothing is to be analysed. The CLI tunes V8 here (cli/jit.ts); the findings
+   * never depend on it.
+   */
+  beforeAnalysis?: (work: AnalysisWork) => void;
+}
+
 /** The report is the same, byte for byte, whatever the number of workers (`jobs`). */
-export async function check(options: ScanOptions): Promise<CheckResult> {
+export async function check(options: CheckOptions): Promise<CheckResult> {
   const filtered = (options.rules?.length ?? 0) + (options.skipRules?.length ?? 0) > 0;
   const ruleIds = filtered ? (await import('./scan.js')).selectRules(options.rules, options.skipRules).map((r) => r.meta.id) : undefined;
   const jobs = Math.max(1, Math.floor(options.jobs ?? defaultJobs()));
@@ -40,7 +58,7 @@ export async function check(options: ScanOptions): Promise<CheckResult> {
   }
   const chunks = chunkPlans(plannedSources(read).plans);
   const settled = { ...options, maxFileBytes: read.maxFileBytes };
-  const analysed = pool ? await analyzePooled(pool, chunks, ruleIds, settled) : await analyzeHere(chunks, settled);
+  const analysed = pool ? await analyzePooled(pool, chunks, ruleIds, settled) : await analyzeHere(chunks, settled, options.beforeAnalysis);
   const files = analysed.flatMap((chunk) => chunk.files).sort((a, b) => a.relPath.localeCompare(b.relPath));
   const dropped = analysed.flatMap((chunk) => chunk.dropped);
   return collectCheckResult({
@@ -54,7 +72,7 @@ export async function check(options: ScanOptions): Promise<CheckResult> {
 }
 
 /** The scan options with the file size limit settled (files of `rest` are read during the analysis). */
-type AnalysisOptions = ScanOptions & { maxFileBytes: number };
+type AnalysisOptions = CheckOptions & { maxFileBytes: number };
 
 /** The pool's results, with the chunks a worker ran out of heap on analysed on this thread. */
 async function analyzePooled(
@@ -71,13 +89,31 @@ async function analyzePooled(
   return pooled.map((result) => result ?? here.shift()!);
 }
 
-async function analyzeHere(chunks: readonly PlannedSources[][], options: AnalysisOptions): Promise<ChunkAnalysis[]> {
+async function analyzeHere(
+  chunks: readonly PlannedSources[][],
+  options: AnalysisOptions,
+  beforeAnalysis?: CheckOptions['beforeAnalysis'],
+): Promise<ChunkAnalysis[]> {
   if (chunks.length === 0) return [];
   const { selectRules } = await import('./scan.js');
   const { analyzePlans } = await import('./analyze-plans.js');
   const rules = selectRules(options.rules, options.skipRules);
+  beforeAnalysis?.(analysisWork(chunks.flat()));
   return chunks.map((chunk) => {
     const { analysis, dropped } = analyzePlans(chunk, rules, options.maxFileBytes);
     return { files: analysis.files, dropped };
   });
+}
+
+/** What these plans analyse (see {@link AnalysisWork}). */
+export function analysisWork(plans: readonly PlannedSources[]): AnalysisWork {
+  const work: AnalysisWork = { files: 0, chars: 0, largestGroupChars: 0 };
+  for (const plan of plans) {
+    const files = [...plan.files, ...plan.originProbes];
+    const chars = files.reduce((sum, file) => sum + file.text.length, 0);
+    work.files += files.length;
+    work.chars += chars;
+    work.largestGroupChars = Math.max(work.largestGroupChars, chars);
+  }
+  return work;
 }
