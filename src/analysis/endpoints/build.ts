@@ -90,7 +90,9 @@ function buildPlans(project: Project, relPath: RelPathOf): EndpointPlan[] {
   const files = project.getSourceFiles().filter((f) => !isTestFile(relPath(f), f));
   for (const file of files) {
     const facts = new FileFacts(file, { validatesOrigin: false });
-    if (!facts.importsMcp) continue;
+    // (a file may reach the SDK only through project modules: its transport a project subclass of the SDK's, its
+    // server from a factory module)
+    if (!facts.importsMcp && !servesMcp(file)) continue;
     for (const site of transportSites(facts)) {
       const fn = site.requestArgs.map((a) => requestFunctionOf(a)).find((f) => !!f);
       const region = fn ? regionAround(site.node, fn) : undefined;
