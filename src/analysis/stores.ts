@@ -1,5 +1,5 @@
 // Keyed stores (`Map`s, records, `this.sessions`) followed through every reference to them in the project.
-import { Node, type Identifier } from 'ts-morph';
+import { Node, SyntaxKind, type Identifier } from 'ts-morph';
 import { referencesOf } from './references';
 
 /** The name node that identifies a store expression (`sessions`, or `sessions` in `this.sessions`). */
@@ -24,4 +24,20 @@ export function storeWrites(name: Identifier): Node[] {
     if (Node.isElementAccessExpression(outer) && Node.isBinaryExpression(call) && call.getLeft() === outer) return [call];
     return [];
   });
+}
+
+/** `store.set(key, value)` or `store[key] = value`: the store, the key and the value it writes. */
+export function storeWrite(node: Node): { store: Node; key: Node | undefined; value: Node } | undefined {
+  if (Node.isCallExpression(node)) {
+    const callee = node.getExpression();
+    const [key, value] = node.getArguments();
+    if (Node.isPropertyAccessExpression(callee) && callee.getName() === 'set' && value)
+      return { store: callee.getExpression(), key, value };
+    return undefined;
+  }
+  if (!Node.isBinaryExpression(node) || node.getOperatorToken().getKind() !== SyntaxKind.EqualsToken) return undefined;
+  const target = node.getLeft();
+  return Node.isElementAccessExpression(target)
+    ? { store: target.getExpression(), key: target.getArgumentExpression(), value: node.getRight() }
+    : undefined;
 }

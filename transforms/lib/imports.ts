@@ -70,7 +70,7 @@ export function ensureNamedImports(
   const missing: string[] = [];
   const bound = moduleBindings(context);
   const locals = names.map((name) => {
-    const existing = findImported(context, modules, name);
+    const existing = findImported(context, modules, name, !!options.typeOnly);
     if (existing) return existing;
     // The file already binds the name to something else: import ours under another name.
     let local = name;
@@ -129,8 +129,12 @@ function moduleBindings(context: TransformContext): Set<string> {
   return names;
 }
 
-/** The local name under which `name` from one of `modules` is already imported or required, if it is. */
-function findImported(context: TransformContext, modules: string[], name: string): string | undefined {
+/**
+ * The local name under which `name` from one of `modules` is already imported or required, if it is. A value wanted
+ * where the file imports the name for types only (`import type { X }`, `import { type X }`) turns that import into a
+ * value import of it (the other names of an `import type` keep their type-only kind).
+ */
+function findImported(context: TransformContext, modules: string[], name: string, typeOnly: boolean): string | undefined {
   for (const statement of programBody(context)) {
     const added = importPlaceholders.get(statement);
     if (added && modules.includes(added.module)) {
@@ -139,8 +143,9 @@ function findImported(context: TransformContext, modules: string[], name: string
     }
     if (statement.type === 'ImportDeclaration' && modules.includes((statement.source as AnyNode).value as string)) {
       for (const specifier of statement.specifiers as AnyNode[]) {
-        if (specifier.type === 'ImportSpecifier' && (specifier.imported as AnyNode).name === name)
-          return (specifier.local as AnyNode).name as string;
+        if (specifier.type !== 'ImportSpecifier' || (specifier.imported as AnyNode).name !== name) continue;
+        if (!typeOnly) importAsValue(statement, specifier);
+        return (specifier.local as AnyNode).name as string;
       }
     }
     if (statement.type === 'VariableDeclaration') {
@@ -153,6 +158,15 @@ function findImported(context: TransformContext, modules: string[], name: string
     }
   }
   return undefined;
+}
+
+/** `import type { A, B }` → `import { type A, B }` for `B`; `import { type B }` → `import { B }`. */
+function importAsValue(declaration: AnyNode, specifier: AnyNode): void {
+  if (declaration.importKind === 'type') {
+    for (const other of declaration.specifiers as AnyNode[]) if (other !== specifier) other.importKind = 'type';
+    declaration.importKind = 'value';
+  }
+  if (specifier.importKind === 'type') specifier.importKind = 'value';
 }
 
 export function ensureNamedImport(

@@ -40,6 +40,7 @@ import { exportedCallerOf } from './leftovers';
 import { sessionRoutesBeside } from './session-routes';
 import { sessionStateOf, sessionStateReason, traceSessionState } from './session-state';
 import { requestCredentialsOf } from './request-credentials';
+import { broadcastOver, broadcastReason } from './broadcast';
 import { readsOrigin } from '../origin';
 import { contains, declarationOf, isFunctionNode, rootOf, spanOf, unwrapExpression, type FunctionNode, type RelPathOf } from './spans';
 
@@ -51,6 +52,8 @@ interface DraftRegion {
   facts: FileFacts;
   /** For a route that only calls a shared helper: the helper, whose body holds the transport code. */
   helper?: RegionNode;
+  /** The session stores it uses (their declarations), once the regions are grouped. */
+  stores?: Node[];
 }
 
 /** The code that handles the request: the region's own, or that of the helper its route calls. */
@@ -81,21 +84,15 @@ export function projectEndpoints(project: Project, relPath: RelPathOf): Endpoint
   return plans;
 }
 
-/**
- * A route file that imports no MCP module can still hand requests to an SDK transport: one made by a helper module
- * (`const transport = createTransport()`). Its transport sites are typed like any other.
- */
-function handsRequestsOver(file: SourceFile): boolean {
-  return /\.handle(?:Request|PostMessage)\s*\(/.test(file.getFullText());
-}
-
 function buildPlans(project: Project, relPath: RelPathOf): EndpointPlan[] {
   const regions = new Map<string, DraftRegion>();
   const orphans: Orphan[] = [];
   const files = project.getSourceFiles().filter((f) => !isTestFile(relPath(f), f));
   for (const file of files) {
     const facts = new FileFacts(file, { validatesOrigin: false });
-    if (!facts.importsMcp && !handsRequestsOver(file)) continue;
+    // (a file may reach the SDK only through project modules: its transport a project subclass of the SDK's or made
+    // by a helper module, its server from a factory module)
+    if (!facts.importsMcp && !servesMcp(file)) continue;
     for (const site of transportSites(facts)) {
       const fn = site.requestArgs.map((a) => requestFunctionOf(a)).find((f) => !!f);
       const region = fn ? regionAround(site.node, fn) : undefined;
@@ -145,7 +142,8 @@ function groupRegions(regions: DraftRegion[], storeNames: Set<string>): DraftReg
     else union(other, i);
   };
   regions.forEach((region, i) => {
-    for (const store of storeKeys(region, storeNames)) link(`store:${store}`, i);
+    region.stores = sessionStores(region, storeNames);
+    for (const store of region.stores) link(`store:${nodeKey(store)}`, i);
     if (region.node.kind === 'branch' || region.node.kind === 'after-guard') link(`listener:${nodeKey(region.node.fn)}`, i);
     for (const receiver of receiverKeys(region.node)) link(`route:${receiver}:${pathKey(region.node)}`, i);
   });
@@ -179,22 +177,21 @@ function sessionRoutesOf(group: DraftRegion[]): DraftRegion[] {
 }
 
 /** Session stores the region uses: variables outside it that hold transports (maps, objects, arrays). */
-function storeKeys(region: DraftRegion, storeNames: Set<string>): string[] {
-  const keys = new Set<string>();
+function sessionStores(region: DraftRegion, storeNames: Set<string>): Node[] {
+  const stores = new Set<Node>();
   const handler = handling(region);
   for (const id of identifiersWithin(handler.block, (name) => storeNames.has(name))) {
     const declaration = id.getSymbol()?.getDeclarations()[0];
     if (!declaration || contains(handler.fn, declaration)) continue;
     if (!(Node.isVariableDeclaration(declaration) || Node.isPropertyDeclaration(declaration))) continue;
-    if (region.facts.holds(id, 'SSEServerTransport') || region.facts.holds(id, 'StreamableHTTPServerTransport'))
-      keys.add(nodeKey(declaration));
+    if (region.facts.holds(id, 'SSEServerTransport') || region.facts.holds(id, 'StreamableHTTPServerTransport')) stores.add(declaration);
   }
-  return [...keys];
+  return [...stores];
 }
 
 /**
  * The names variables and class properties are declared with in the project's files. A store is one of these, so
- * {@link storeKeys} asks the type checker only about identifiers spelled like one (most of a handler's are not).
+ * {@link sessionStores} asks the type checker only about identifiers spelled like one (most of a handler's are not).
  */
 function storeNames(project: Project): Set<string> {
   const names = new Set<string>();
@@ -607,6 +604,15 @@ function verdictOf(
     }
     if (region.arrivals.length === 0) return stop('no route, listener or caller reaches this handler', at);
   }
+  // (a loop beside the endpoint that sends to every session in its table would reach no one; a bridge's loop writing
+  // the child's output to every stream is its own relay, which the stdio-bridge transform replaces)
+  const broadcast = plan.bridge
+    ? undefined
+    : broadcastOver(
+        group.flatMap((draft) => draft.stores ?? []),
+        group.flatMap((draft) => [draft.node.fn, ...(draft.helper ? [draft.helper.fn] : [])]),
+      );
+  if (broadcast) return stop(broadcastReason(broadcast), spanOf(broadcast.loop, relPath));
   if (plan.bridge && !plan.bridge.relay) return stop(...bridgeStop(plan.bridge));
   if (plan.interceptor) return stop(INTERCEPTOR_STOP, plan.interceptor);
   const source = plan.server;

@@ -10,6 +10,7 @@ import { Node, SyntaxKind, type SourceFile } from 'ts-morph';
 import { descendantsOfKind } from '../node-index';
 import { resolveHandler } from '../routes';
 import { isSdkSymbol } from '../sdk-modules';
+import { resolveOrigin } from '../resolve';
 import type { EndpointPlan, Span } from './model';
 import { isFunctionNode, type FunctionNode, type RelPathOf } from './spans';
 import { referencesOf } from '../references';
@@ -27,7 +28,11 @@ export function explainLeftover(node: Node, plans: EndpointPlan[], relPath: RelP
   const stopped = plans.filter((plan) => !plan.verdict.migratable && plan.regions.length > 0);
   const plan = reachedFrom(node, stopped, relPath) ?? reaching(node, stopped, relPath);
   if (plan) return { kind: 'endpoint', plan };
-  const reason = foreignTransportReason(node.getSourceFile()) ?? handRolledReason(node) ?? exportedHelperReason(node, plans, relPath);
+  const reason =
+    foreignTransportReason(node.getSourceFile()) ??
+    subclassedTransportReason(node, relPath) ??
+    handRolledReason(node) ??
+    exportedHelperReason(node, plans, relPath);
   return reason ? { kind: 'reason', reason } : undefined;
 }
 
@@ -187,6 +192,38 @@ function foreignTransportOrigin(file: SourceFile, name: string): { base: string;
       return { base, module };
   }
   return undefined;
+}
+
+/**
+ * The node constructs a class of the project that extends one of the SDK's server transports
+ * (`class KeepAliveSseTransport extends SSEServerTransport`, whose `start()` also starts a keep-alive timer): the
+ * endpoint is served by the subclass, and what it adds is the author's to carry over.
+ */
+function subclassedTransportReason(node: Node, relPath: RelPathOf): string | undefined {
+  // (the finding's position is the `new` keyword, whose parent is the construction)
+  const construction =
+    [node, node.getParent()].find((n) => Node.isNewExpression(n)) ?? node.getFirstDescendantByKind(SyntaxKind.NewExpression);
+  const callee = construction?.getExpression();
+  if (!callee || !Node.isIdentifier(callee)) return undefined;
+  const symbol = callee.getSymbol();
+  const declarations = (symbol?.getAliasedSymbol() ?? symbol)?.getDeclarations() ?? [];
+  const subclass = declarations.find((d) => Node.isClassDeclaration(d) && !d.getSourceFile().isInNodeModules());
+  if (!subclass || !Node.isClassDeclaration(subclass)) return undefined;
+  const base = subclass.getExtends()?.getExpression();
+  const sdk = (['SSEServerTransport', 'StreamableHTTPServerTransport'] as const).find(
+    (name) => !!base && isSdkSymbol(resolveOrigin(base), name),
+  );
+  if (!sdk) return undefined;
+  const overrides = subclass
+    .getMethods()
+    .map((method) => `\`${method.getName()}()\``)
+    .join(', ');
+  return (
+    `this endpoint is served by \`${subclass.getName()}\` (${relPath(subclass.getSourceFile())}:${subclass.getStartLineNumber()}), a class ` +
+    `of the project that extends the SDK's \`${sdk}\`${overrides ? ` (it overrides ${overrides})` : ''}, and mcp-migrate rewrites ` +
+    `only endpoints served by the SDK's transports themselves: serve it with \`${sdk}\` (carry over by hand what the subclass ` +
+    `adds, if a stateless endpoint still needs it), then run apply again`
+  );
 }
 
 /** The node is part of a class that writes the HTTP+SSE `event: endpoint` stream itself. */

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { Node, SyntaxKind, type CallExpression, type Project } from 'ts-morph';
 import { descendantsOfKind, identifiersReferringTo, thisUnder } from '../node-index';
 import { FileFacts } from '../file-facts';
-import { storeExpression, storeName } from '../stores';
+import { storeExpression, storeName, storeWrite } from '../stores';
 import { DISPOSAL, sessionIdTest, sessionStateCalls } from './sites';
 import { contains, isFunctionNode, spanOf, unwrapExpression, type FunctionNode, type RelPathOf } from './spans';
 import type { SessionStateFacts } from './model';
@@ -266,32 +266,13 @@ function onlyExportedFunction(project: Project, name: string, depth: number): Fu
 function keyedWrite(body: Node, parameters: readonly Node[]): Node | undefined {
   const ids = new Set(parameters.map((p) => p.getSymbol()));
   const isId = (key: Node | undefined) => !!key && Node.isIdentifier(unwrapExpression(key)) && ids.has(unwrapExpression(key).getSymbol());
-  for (const node of body.getDescendants()) {
-    const stored = storedValue(node);
-    if (!stored) continue;
-    const target = Node.isBinaryExpression(node) ? node.getLeft() : undefined;
-    const key = Node.isCallExpression(node)
-      ? node.getArguments()[0]
-      : Node.isElementAccessExpression(target)
-        ? target.getArgumentExpression()
-        : undefined;
-    if (isId(key)) return node;
-  }
-  return undefined;
+  return body.getDescendants().find((node) => isId(storeWrite(node)?.key));
 }
 
 /** The store and the value of `store.set(key, value)` or `store[key] = value`. */
 function storedValue(write: Node): { store: Node; value: Node } | undefined {
-  if (Node.isCallExpression(write)) {
-    const callee = write.getExpression();
-    const value = write.getArguments()[1];
-    if (Node.isPropertyAccessExpression(callee) && callee.getName() === 'set' && value) return { store: callee.getExpression(), value };
-    return undefined;
-  }
-  const target = Node.isBinaryExpression(write) ? write.getLeft() : undefined;
-  if (Node.isBinaryExpression(write) && Node.isElementAccessExpression(target))
-    return { store: target.getExpression(), value: write.getRight() };
-  return undefined;
+  const stored = storeWrite(write);
+  return stored && { store: stored.store, value: stored.value };
 }
 
 /** The variable an identifier reads (for `{ user }`, the variable `user`, not the property). */

@@ -4,12 +4,13 @@
 // region uses, which a stateless endpoint drops.
 import { Node, SyntaxKind, type CallExpression, type SourceFile, type Symbol as MorphSymbol } from 'ts-morph';
 import { toolRegistrations } from '../tools';
-import { storeExpression, storeName } from '../stores';
-import type { FileFacts } from '../file-facts';
+import { storeExpression, storeName, storeWrite } from '../stores';
+import { FileFacts } from '../file-facts';
+import { resolveHandler } from '../routes';
 import { descendantsOfKind, identifiersUnder, nodesOfKind, refersToAny } from '../node-index';
 import { isSdkSymbol } from '../sdk-modules';
 import { resolveOrigin } from '../resolve';
-import { unwrapExpression } from './spans';
+import { isFunctionNode, unwrapExpression } from './spans';
 import { referencesOf } from '../references';
 
 export interface TransportSite {
@@ -134,7 +135,7 @@ const LOGGING = /^(?:console|logger|log|debug|logging)$|Logger$/i;
  * so such an endpoint is not migrated automatically. Reads (`get`, `has`), disposal (`delete`, `dropCart`) and
  * logging are not state. `sessionIdParameters`: parameters of a function the region calls that receive its session id.
  */
-export function sessionStateCalls(facts: FileFacts, region: Node, sessionIdParameters: readonly Node[] = []): Node[] {
+export function sessionStateCalls(facts: FileFacts, region: Node, sessionIdParameters: readonly Node[] = [], depth = 0): Node[] {
   const isSessionId = sessionIdTest(region, sessionIdParameters);
   const found: Node[] = [];
   for (const call of descendantsOfKind(region, SyntaxKind.CallExpression)) {
@@ -154,6 +155,7 @@ export function sessionStateCalls(facts: FileFacts, region: Node, sessionIdParam
     if (/^(?:setHeader|header|set|append|writeHead)$/.test(name) && /mcp-session-id/i.test(call.getArguments()[0]?.getText() ?? ''))
       continue;
     if (Node.isPropertyAccessExpression(callee) && isTransportStore(facts, callee.getExpression(), region)) continue;
+    if (filesOnlyTransports(call, isSessionId, depth)) continue;
     found.push(call);
   }
   for (const assignment of descendantsOfKind(region, SyntaxKind.BinaryExpression)) {
@@ -165,6 +167,39 @@ export function sessionStateCalls(facts: FileFacts, region: Node, sessionIdParam
   }
   return found.sort((a, b) => a.getStart() - b.getStart());
 }
+
+/**
+ * `saveTransport(sessionId, transport)`: a project function that, given the session id, only files the transport in a
+ * store of transports (the session table behind accessors in a module of its own) keeps no state; its store is
+ * session machinery like a map written in place.
+ */
+function filesOnlyTransports(call: CallExpression, isSessionId: (expression: Node) => boolean, depth: number): boolean {
+  if (depth >= MAX_ACCESSOR_DEPTH) return false;
+  const fn = resolveHandler(call.getExpression());
+  const body = fn && isFunctionNode(fn) ? fn.getBody() : undefined;
+  if (!fn || !isFunctionNode(fn) || !body || fn.getSourceFile().isDeclarationFile() || fn.getSourceFile().isInNodeModules()) return false;
+  const ids = fn.getParameters().filter((_, index) => {
+    const argument = call.getArguments()[index];
+    return !!argument && isSessionId(argument);
+  });
+  if (ids.length === 0) return false;
+  const facts = new FileFacts(fn.getSourceFile(), { validatesOrigin: false });
+  if (sessionStateCalls(facts, body, ids, depth + 1).length > 0) return false;
+  // (its writes keyed by the id: each one into a store of transports, and at least one)
+  const idSymbols = new Set(ids.map((id) => id.getSymbol()));
+  const isId = (key: Node | undefined) =>
+    !!key && Node.isIdentifier(unwrapExpression(key)) && idSymbols.has(unwrapExpression(key).getSymbol());
+  let filed = 0;
+  for (const node of body.getDescendants()) {
+    const keyed = storeWrite(node);
+    if (!keyed || !isId(keyed.key)) continue;
+    if (!isTransportStore(facts, keyed.store, body)) return false;
+    filed += 1;
+  }
+  return filed > 0;
+}
+
+const MAX_ACCESSOR_DEPTH = 2;
 
 /** Is an expression in the region its session id (or one of the given parameters)? */
 export function sessionIdTest(region: Node, sessionIdParameters: readonly Node[] = []): (expression: Node) => boolean {
