@@ -1,5 +1,6 @@
 // Keyed stores (`Map`s, records, `this.sessions`) followed through every reference to them in the project.
 import { Node, SyntaxKind, type Identifier } from 'ts-morph';
+import { unwrapExpression } from './endpoints/spans';
 import { referencesOf } from './references';
 
 /** The name node that identifies a store expression (`sessions`, or `sessions` in `this.sessions`). */
@@ -40,4 +41,14 @@ export function storeWrite(node: Node): { store: Node; key: Node | undefined; va
   return Node.isElementAccessExpression(target)
     ? { store: target.getExpression(), key: target.getArgumentExpression(), value: node.getRight() }
     : undefined;
+}
+
+/** The keyed writes under `body` whose key is one of `keys` (parameters or variables), in order: `store[id] = …`. */
+export function writesKeyedBy(body: Node, keys: readonly Node[]): Array<{ node: Node; store: Node; value: Node }> {
+  const symbols = new Set(keys.map((key) => key.getSymbol()));
+  return body.getDescendants().flatMap((node) => {
+    const write = storeWrite(node);
+    const key = write?.key && unwrapExpression(write.key);
+    return write && key && Node.isIdentifier(key) && symbols.has(key.getSymbol()) ? [{ node, store: write.store, value: write.value }] : [];
+  });
 }

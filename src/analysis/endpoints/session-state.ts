@@ -8,8 +8,8 @@ import * as path from 'node:path';
 import { Node, SyntaxKind, type CallExpression, type Project } from 'ts-morph';
 import { descendantsOfKind, identifiersReferringTo, thisUnder } from '../node-index';
 import { FileFacts } from '../file-facts';
-import { storeExpression, storeName, storeWrite } from '../stores';
-import { DISPOSAL, sessionIdTest, sessionStateCalls } from './sites';
+import { storeExpression, storeName, storeWrite, writesKeyedBy } from '../stores';
+import { DISPOSAL, sessionIdParameters, sessionIdTest, sessionStateCalls } from './sites';
 import { contains, isFunctionNode, spanOf, unwrapExpression, type FunctionNode, type RelPathOf } from './spans';
 import type { SessionStateFacts } from './model';
 import { referencesOf } from '../references';
@@ -71,17 +71,16 @@ function traceOnce(state: Node, region: Node, request: FunctionNode): TracedStat
     if (!call || !fn || !body) break;
     // The parameters that receive the session id the caller passes.
     const isSessionId = sessionIdTest(scope, ids);
-    ids = fn.getParameters().filter((_, index) => {
-      const argument = call.getArguments()[index];
-      return !!argument && isSessionId(argument);
-    });
-    const inner = sessionStateCalls(new FileFacts(fn.getSourceFile(), { validatesOrigin: false }), body, ids)[0] ?? keyedWrite(body, ids);
+    ids = sessionIdParameters(fn, call, isSessionId);
+    const inner =
+      sessionStateCalls(new FileFacts(fn.getSourceFile(), { validatesOrigin: false }), body, ids)[0] ?? writesKeyedBy(body, ids)[0]?.node;
     if (!inner) break;
     levels.push({ fn, call });
     write = inner;
     scope = body;
   }
-  const stored = storedValue(write);
+  const written = storeWrite(write);
+  const stored = written && { store: written.store, value: written.value };
   const writers = levels.map((l) => l.fn);
   const found = stored ? readersOf(stored.store, request, writers) : { lookups: [], readers: [], fallbacks: [] };
   return {
@@ -260,19 +259,6 @@ function onlyExportedFunction(project: Project, name: string, depth: number): Fu
     }
   }
   return found.size === 1 ? [...found][0] : undefined;
-}
-
-/** `store.set(id, value)` or `store[id] = value` keyed by one of the parameters, whatever the store holds. */
-function keyedWrite(body: Node, parameters: readonly Node[]): Node | undefined {
-  const ids = new Set(parameters.map((p) => p.getSymbol()));
-  const isId = (key: Node | undefined) => !!key && Node.isIdentifier(unwrapExpression(key)) && ids.has(unwrapExpression(key).getSymbol());
-  return body.getDescendants().find((node) => isId(storeWrite(node)?.key));
-}
-
-/** The store and the value of `store.set(key, value)` or `store[key] = value`. */
-function storedValue(write: Node): { store: Node; value: Node } | undefined {
-  const stored = storeWrite(write);
-  return stored && { store: stored.store, value: stored.value };
 }
 
 /** The variable an identifier reads (for `{ user }`, the variable `user`, not the property). */

@@ -4,7 +4,7 @@
 // region uses, which a stateless endpoint drops.
 import { Node, SyntaxKind, type CallExpression, type SourceFile, type Symbol as MorphSymbol } from 'ts-morph';
 import { toolRegistrations } from '../tools';
-import { storeExpression, storeName, storeWrite } from '../stores';
+import { storeExpression, storeName, writesKeyedBy } from '../stores';
 import { FileFacts } from '../file-facts';
 import { resolveHandler } from '../routes';
 import { descendantsOfKind, identifiersUnder, nodesOfKind, refersToAny } from '../node-index';
@@ -178,25 +178,25 @@ function filesOnlyTransports(call: CallExpression, isSessionId: (expression: Nod
   const fn = resolveHandler(call.getExpression());
   const body = fn && isFunctionNode(fn) ? fn.getBody() : undefined;
   if (!fn || !isFunctionNode(fn) || !body || fn.getSourceFile().isDeclarationFile() || fn.getSourceFile().isInNodeModules()) return false;
-  const ids = fn.getParameters().filter((_, index) => {
-    const argument = call.getArguments()[index];
-    return !!argument && isSessionId(argument);
-  });
+  const ids = sessionIdParameters(fn, call, isSessionId);
   if (ids.length === 0) return false;
   const facts = new FileFacts(fn.getSourceFile(), { validatesOrigin: false });
   if (sessionStateCalls(facts, body, ids, depth + 1).length > 0) return false;
   // (its writes keyed by the id: each one into a store of transports, and at least one)
-  const idSymbols = new Set(ids.map((id) => id.getSymbol()));
-  const isId = (key: Node | undefined) =>
-    !!key && Node.isIdentifier(unwrapExpression(key)) && idSymbols.has(unwrapExpression(key).getSymbol());
-  let filed = 0;
-  for (const node of body.getDescendants()) {
-    const keyed = storeWrite(node);
-    if (!keyed || !isId(keyed.key)) continue;
-    if (!isTransportStore(facts, keyed.store, body)) return false;
-    filed += 1;
-  }
-  return filed > 0;
+  const writes = writesKeyedBy(body, ids);
+  return writes.length > 0 && writes.every((write) => isTransportStore(facts, write.store, body));
+}
+
+/** The parameters of `fn` that receive the session id where `call` calls it. */
+export function sessionIdParameters(
+  fn: { getParameters(): Node[] },
+  call: CallExpression,
+  isSessionId: (expression: Node) => boolean,
+): Node[] {
+  return fn.getParameters().filter((_, index) => {
+    const argument = call.getArguments()[index];
+    return !!argument && isSessionId(argument);
+  });
 }
 
 const MAX_ACCESSOR_DEPTH = 2;
