@@ -512,10 +512,26 @@ function protocolVersionReader(candidates: Node[]): (statement: Node) => boolean
   return (statement) => header(statement) || freeIdentifiers(statement).some((id) => versions.has(valueSymbol(id)!));
 }
 
-/** `if (…) { …; return; }` with no else, that is not only a method check (the new endpoint writes its own). */
+/**
+ * A statement that may end the request before the server is built, and is not only a method check (the new endpoint
+ * writes its own): `if (!token) { …; return; }`, and guards whose answer is nested
+ * (`if (STAGING) { const ok = await allowed(key); if (!ok) { res.writeHead(403)…; return; } }`, a `try` whose
+ * `catch` answers 401). Dropping one would serve requests it turned away.
+ */
 function isEarlyAnswer(statement: Node): boolean {
-  if (!Node.isIfStatement(statement) || statement.getElseStatement() || !exits(statement.getThenStatement())) return false;
-  return !isMethodTest(statement.getExpression());
+  if (Node.isIfStatement(statement) && isMethodTest(statement.getExpression())) return false;
+  if (Node.isIfStatement(statement) && !statement.getElseStatement() && exits(statement.getThenStatement())) return true;
+  return mayLeave(statement);
+}
+
+/** The statement holds a `return` or `throw` of its own function (not of a callback it declares). */
+function mayLeave(statement: Node): boolean {
+  return (
+    !isFunctionNode(statement) &&
+    [...descendantsOfKind(statement, SyntaxKind.ReturnStatement), ...descendantsOfKind(statement, SyntaxKind.ThrowStatement)].some(
+      (exit) => !exit.getFirstAncestor((a) => isFunctionNode(a) && contains(statement, a)),
+    )
+  );
 }
 
 /** The statement declares or assigns one of the symbols. */
