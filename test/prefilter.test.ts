@@ -17,6 +17,8 @@ describe('mayContainMcpCode', () => {
       'event: endpoint',
       'eventStore',
       'McpAgent',
+      'serveSSE(',
+      '.mount(',
       'fastmcp',
       'mcp-framework',
       'mcp-handler',

@@ -13,6 +13,12 @@ export interface ImportOrigin {
 
 const MAX_DEPTH = 12;
 
+/** The declarations an identifier names, through an import of a project module (`import { A } from './a'` → `class A`). */
+export function declarationsBehind(identifier: Node): Node[] {
+  const symbol = identifier.getSymbol();
+  return ((symbol?.isAlias() ? symbol.getAliasedSymbol() : undefined) ?? symbol)?.getDeclarations() ?? [];
+}
+
 export function resolveOrigin(expression: Node, depth = 0): ImportOrigin | undefined {
   if (depth > MAX_DEPTH) return undefined;
   const node = unwrapExpression(expression);

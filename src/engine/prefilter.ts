@@ -18,6 +18,10 @@ export const MCP_MARKERS: readonly string[] = Object.freeze([
   'event: endpoint',
   'eventStore',
   'McpAgent',
+  // A Worker that routes to an McpAgent subclass imported from another module names no MCP module itself:
+  // `MyMCP.serveSSE('/sse').fetch(…)`, `MyMCP.mount('/sse').fetch(…)`.
+  'serveSSE(',
+  '.mount(',
   'fastmcp',
   'mcp-framework',
   'mcp-handler',

@@ -4,7 +4,7 @@ import { Node, SyntaxKind, type SourceFile } from 'ts-morph';
 import type { Rule } from './rule';
 import { stringLiterals } from '../analysis/file-facts';
 import { isSdkSymbol } from '../analysis/sdk-modules';
-import { resolveOrigin } from '../analysis/resolve';
+import { declarationsBehind, resolveOrigin } from '../analysis/resolve';
 import { transportStores } from './shared';
 import { fastmcpStartPlan } from '../analysis/mcp-frameworks/fastmcp';
 import { mcpFrameworkPlan } from '../analysis/mcp-frameworks/mcp-framework';
@@ -148,7 +148,7 @@ function literalProperty(object: Node, key: string): string | undefined {
 function extendsMcpAgent(expression: Node, depth = 0): boolean {
   if (depth > 4 || !Node.isIdentifier(expression)) return false;
   if (isSdkSymbol(resolveOrigin(expression), 'McpAgent')) return true;
-  for (const declaration of expression.getSymbol()?.getDeclarations() ?? []) {
+  for (const declaration of declarationsBehind(expression)) {
     if (!Node.isClassDeclaration(declaration)) continue;
     const base = declaration.getExtends()?.getExpression();
     if (base && extendsMcpAgent(base, depth + 1)) return true;

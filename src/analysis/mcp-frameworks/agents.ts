@@ -3,11 +3,12 @@
 // registers its tools in `init()`. agents 0.32 deprecates McpAgent for `createMcpHandler(factory)` from
 // `agents/mcp/server`: a fresh SDK v2 server per request, Host and Origin validated (`dist/mcp/server/index.d.ts`).
 // The plan says what moves into the factory and which routes answer 410, or what keeps the agent.
-import { Node, SyntaxKind, type CallExpression, type ClassDeclaration } from 'ts-morph';
+import * as path from 'node:path';
+import { Node, SyntaxKind, type CallExpression, type ClassDeclaration, type PropertyAccessExpression } from 'ts-morph';
 import { descendantsOfKind, thisUnder } from '../node-index';
 import type { FileFacts } from '../file-facts';
 import { isSdkSymbol } from '../sdk-modules';
-import { resolveOrigin } from '../resolve';
+import { declarationsBehind, resolveOrigin } from '../resolve';
 import { positionOf, type Position } from './options';
 
 /** A route of the Worker: `MyMCP.serveSSE('/sse').fetch(request, env, ctx)` and the like. */
@@ -84,7 +85,7 @@ export function agentsPlan(routeCall: CallExpression, facts: FileFacts): AgentsP
   const callee = routeCall.getExpression();
   if (!Node.isPropertyAccessExpression(callee) || !isRouteMethod(callee.getName())) return undefined;
   const agent = agentClassOf(callee.getExpression());
-  if (!agent) return undefined;
+  if (!agent) return importedAgentPlan(routeCall);
   const routes: AgentRoute[] = [];
   let blocker: AgentsPlan['blocker'];
   let endpoint = '/mcp';
@@ -119,6 +120,45 @@ export function agentsPlan(routeCall: CallExpression, facts: FileFacts): AgentsP
     routes,
     endpoint,
     ...(blocker ? { blocker } : {}),
+  };
+}
+
+/**
+ * A Worker that routes to an agent declared in another module (`import { MyMCP } from './MyMCP'`): the class and its
+ * routes move together or not at all, so the plan only says why it stays.
+ */
+function importedAgentPlan(routeCall: CallExpression): AgentsPlan | undefined {
+  const callee = routeCall.getExpression() as PropertyAccessExpression;
+  const name = callee.getExpression();
+  const agent = declarationsBehind(name).find(Node.isClassDeclaration);
+  const base = agent?.getExtends()?.getExpression();
+  if (!agent || !base || !isSdkSymbol(resolveOrigin(base), 'McpAgent')) return undefined;
+  const where = path.relative(path.dirname(routeCall.getSourceFile().getFilePath()), agent.getSourceFile().getFilePath());
+  // (one marker for the agent, at its first HTTP+SSE route in the file)
+  const first =
+    descendantsOfKind(routeCall.getSourceFile(), SyntaxKind.CallExpression).find((call) => {
+      const route = call.getExpression();
+      return (
+        Node.isPropertyAccessExpression(route) &&
+        isRouteMethod(route.getName()) &&
+        route.getExpression().getText() === name.getText() &&
+        servesSse(call)
+      );
+    }) ?? routeCall;
+  return {
+    agentClass: name.getText(),
+    at: positionOf(agent),
+    server: '',
+    setup: [],
+    props: false,
+    routes: [],
+    endpoint: '/mcp',
+    blocker: {
+      reason:
+        `\`${name.getText()}\` is declared in ${where.startsWith('.') ? where : `./${where}`}, not in this Worker; mcp-migrate moves an agent ` +
+        'whose class and routes are in one file (move the class here and run apply again, or serve `createMcpHandler(factory)` by hand)',
+      at: positionOf(first),
+    },
   };
 }
 
