@@ -9,6 +9,7 @@ import fastmcpStateless, * as fastmcpMeta from './fastmcp-stateless';
 import mcpFrameworkStateless, * as mcpFrameworkMeta from './mcp-framework-stateless';
 import agentsHandler, * as agentsMeta from './agents-handler';
 import mcpHandlerNoSse, * as mcpHandlerMeta from './mcp-handler-no-sse';
+import mcpHandlerOriginGuard, * as mcpHandlerGuardMeta from './mcp-handler-origin-guard';
 import bindLocalhost, * as bindMeta from './bind-localhost';
 import idempotencyHints, * as hintsMeta from './idempotency-hints';
 import packageServerHandles, * as packageServerMeta from './package-server-handles';
@@ -75,6 +76,8 @@ export const transforms: readonly TransformModule[] = [
     requires: mcpHandlerMeta.requires,
     run: mcpHandlerNoSse,
   },
+  // …and its handler, which checks no Origin, behind a check where it is created.
+  { id: mcpHandlerGuardMeta.id, rules: mcpHandlerGuardMeta.rules, level: 'auto', run: mcpHandlerOriginGuard },
   // A server a package builds per session: a handle owns one, behind a server per request that forwards to it.
   { id: packageServerMeta.id, rules: packageServerMeta.rules, level: 'unsafe', run: packageServerHandles },
   { id: handlesMeta.id, rules: handlesMeta.rules, level: 'unsafe', run: sessionHandles },

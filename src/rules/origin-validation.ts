@@ -2,6 +2,7 @@ import type { Node } from 'ts-morph';
 import type { Rule } from './rule';
 import { routeContextsOf } from '../analysis/routes';
 import { stringLiterals } from '../analysis/file-facts';
+import { positionOf } from '../analysis/mcp-frameworks/options';
 
 export const originValidation: Rule = {
   meta: {
@@ -34,14 +35,16 @@ export const originValidation: Rule = {
     // Endpoints the v2 SDK's createMcpHandler serves have no plan (nothing to migrate), and the handler is
     // validation-free by design ("put Origin/Host validation in front of the handler"): the project-level fact decides.
     // (so is mcp-handler's, 1.x and 2.x)
-    const handlers = [
-      ...facts.functionCalls('createMcpHandler', 'createMcpHandler'),
-      ...facts.functionCalls('mcpHandlerPackage', 'createMcpHandler'),
-    ];
+    const sdkHandlers = facts.functionCalls('createMcpHandler', 'createMcpHandler');
+    const packageHandlers = facts.functionCalls('mcpHandlerPackage', 'createMcpHandler');
+    const handlers = [...sdkHandlers, ...packageHandlers];
     // Hand-rolled transports have no plan either (the fact is asked only then: it costs the checker).
     const endpoints = stringLiterals(sourceFile, /event:\s*endpoint\b/);
     if ((endpoints.length === 0 && handlers.length === 0) || facts.project.validatesOrigin) return;
-    for (const handler of handlers) report(handler, HANDLER_MESSAGE, { fix: 'manual', hint: HANDLER_HINT });
+    for (const handler of sdkHandlers) report(handler, HANDLER_MESSAGE, { fix: 'manual', hint: HANDLER_HINT });
+    // mcp-handler's handler is a Web `(request) => Response` wherever it is mounted: apply wraps it in a check.
+    for (const handler of packageHandlers)
+      report(handler, HANDLER_MESSAGE, { hint: HANDLER_HINT, data: { guardedHandler: { call: positionOf(handler) } } });
     const reported = new Set<Node>();
     for (const endpoint of endpoints) {
       const contexts = routeContextsOf(endpoint);

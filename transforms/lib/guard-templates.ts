@@ -160,3 +160,27 @@ export function webGuardFunction(options: { typescript: boolean; checkHost: bool
   );
   return lines.join('\n');
 }
+
+/**
+ * A Web handler (`(request, …rest) => Response`) behind {@link webGuardFunction}: for handlers built by a library that
+ * checks no Origin (mcp-handler), wrapped where they are created.
+ */
+export function webGuardWrapper(options: { typescript: boolean; name: string; guard: string }): string {
+  const signature = '(request: Request, ...rest: A) => Response | Promise<Response>';
+  return [
+    `// mcp-migrate: the handler answers a foreign Origin with 403 before it serves the request.`,
+    ...(options.typescript
+      ? [`function ${options.name}<A extends unknown[]>(handler: ${signature}) {`]
+      : [
+          '/**',
+          ' * @template {unknown[]} A',
+          ` * @param {${signature}} handler`,
+          ' * @returns {(request: Request, ...rest: A) => Promise<Response>}',
+          ' */',
+          `function ${options.name}(handler) {`,
+        ]),
+    `  return async (request${options.typescript ? ': Request' : ''}, ...rest${options.typescript ? ': A' : ''})${options.typescript ? ': Promise<Response>' : ''} =>`,
+    `    ${options.guard}(request) ?? handler(request, ...rest);`,
+    `}`,
+  ].join('\n');
+}
