@@ -1,6 +1,6 @@
 /**
  * mcp-handler-no-sse — rule `legacy-sse-transport` on mcp-handler 1.x's `createMcpHandler(initialize, serverOptions,
- * config)`, from the plan the analysis put on the finding (src/analysis/mcp-frameworks/mcp-handler.ts). `disableSse:
+ * config)` (and @vercel/mcp-adapter's, raised to 1.0, which re-exports it), from the plan the analysis put on the finding (src/analysis/mcp-frameworks/mcp-handler.ts). `disableSse:
  * true` goes into the config: into the object literal written there (replacing a `disableSse` with another value), or
  * as a third argument (after `{}` when the server options are missing too). The handler's Streamable HTTP endpoint is
  * stateless already (GET and DELETE answer 405); with SSE off, `/sse` and `/message` answer 404 and Redis goes unused.
@@ -20,7 +20,16 @@ export const parser = 'tsx';
 /** `disableSse` is in mcp-handler 1.0.0's config (read in its sources); 1.x is the last line on the v1 SDK. */
 export const requires = {
   uses: /\bdisableSse: true\b/,
-  packages: [{ name: 'mcp-handler', floor: '1.0.0', range: '^1.1.0', why: '`disableSse` turns the HTTP+SSE transport off' }],
+  packages: [
+    { name: 'mcp-handler', floor: '1.0.0', range: '^1.1.0', why: '`disableSse` turns the HTTP+SSE transport off' },
+    // (mcp-handler's name before 1.0; its 1.0 is `export * from 'mcp-handler'`, so the flag is there too)
+    {
+      name: '@vercel/mcp-adapter',
+      floor: '1.0.0',
+      range: '^1.0.0',
+      why: 'its 1.0 re-exports mcp-handler 1.x, whose config has `disableSse`',
+    },
+  ],
 };
 
 /** The 2026-07-28 target: mcp-handler 1.x cannot serve it; its 2.x can, with another API. */

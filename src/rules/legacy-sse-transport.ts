@@ -79,8 +79,8 @@ export const legacySseTransport: Rule = {
           hint:
             plan.package === 'mcp-handler'
               ? 'Pass `disableSse: true` in its third argument (mcp-handler 1.x), or move to mcp-handler 2 (no SSE; protocol 2026-07-28).'
-              : "Move to mcp-handler (the package's name since 1.0, same API) and pass `disableSse: true` in the third argument.",
-          ...(plan.package === 'mcp-handler' && plan.config !== 'opaque' ? { data: { mcpHandler: plan } } : { fix: 'manual' }),
+              : '@vercel/mcp-adapter 1.0 re-exports mcp-handler 1.x: raise it to 1.x (or import mcp-handler) and pass `disableSse: true` in the third argument.',
+          ...(plan.config !== 'opaque' ? { data: { mcpHandler: plan } } : { fix: 'manual' }),
         },
       );
     }

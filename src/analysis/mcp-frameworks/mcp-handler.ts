@@ -11,7 +11,7 @@ import { mcpHandlerPackageOf, type MCP_HANDLER_PACKAGES } from '../sdk-modules';
 import { positionOf, propertyOf, type Position } from './options';
 
 export interface McpHandlerPlan {
-  /** The package the handler comes from: `@vercel/mcp-adapter` has no `disableSse` (mcp-handler 1.x, its new name, has). */
+  /** The package the handler comes from: `@vercel/mcp-adapter` 0.x has no `disableSse`; its 1.0 re-exports mcp-handler 1.x, which has. */
   package: (typeof MCP_HANDLER_PACKAGES)[number];
   /** The `createMcpHandler(…)` call. */
   call: Position;
