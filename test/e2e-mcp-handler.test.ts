@@ -1,7 +1,8 @@
 // mcp-handler 1.x (fixtures/projects/mcp-handler-1-route), installed for real from its own package.json outside this
 // repository: its route serves HTTP+SSE at /sse unless the config says `disableSse: true` (and, without Redis, a GET
-// there takes the process down). `apply` turns SSE off on either target; the migrated route answers 404 on /sse and
-// /message, 405 on GET and DELETE /mcp, and serves the tool, with the hints apply inferred, to the SDK's v1 client.
+// there takes the process down). `apply` turns SSE off on either target and puts the handler behind an Origin check;
+// the migrated route answers 404 on /sse and /message, 405 on GET and DELETE /mcp, 403 to a foreign Origin, and serves
+// the tool, with the hints apply inferred, to the SDK's v1 client.
 // On 2026-07-28 the project stays on mcp-handler 1.x and the v1 SDK (mcp-handler 2 has another API), with a
 // `v2-deferred` item that says so.
 import { execFile } from 'node:child_process';
@@ -87,7 +88,8 @@ describe('mcp-handler 1.x, installed', () => {
 
       const after = await check({ paths: [root], cwd: root, gitignore: false });
       expect(after.findings.filter((f) => f.ruleId === 'legacy-sse-transport')).toEqual([]);
-      expect(after.findings.filter((f) => f.ruleId === 'origin-validation').map((f) => f.fix)).toEqual(['manual']);
+      expect(after.findings.filter((f) => f.ruleId === 'origin-validation')).toEqual([]);
+      expect(route).toContain('const handler = withOriginCheck(createMcpHandler(');
 
       const base = await boot(root);
       expect(await status(`${base}/sse`)).toBe(404);
@@ -95,6 +97,13 @@ describe('mcp-handler 1.x, installed', () => {
       expect(await status(`${base}/mcp`)).toBe(405);
       expect(await status(`${base}/mcp`, 'DELETE')).toBe(405);
       expect(await addNote(base, 'milk')).toBe('1 notes (readOnlyHint: false, idempotentHint: false)');
+      const foreign = await fetch(`${base}/mcp`, {
+        method: 'POST',
+        headers: { Origin: 'https://evil.example', 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+        signal: AbortSignal.timeout(5_000),
+      });
+      expect(foreign.status).toBe(403);
     });
   }
 });
