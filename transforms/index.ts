@@ -7,6 +7,7 @@ import stdioBridge, * as bridgeMeta from './stdio-bridge';
 import migrateEndpoint, * as endpointMeta from './migrate-endpoint';
 import fastmcpStateless, * as fastmcpMeta from './fastmcp-stateless';
 import mcpFrameworkStateless, * as mcpFrameworkMeta from './mcp-framework-stateless';
+import mcpNestStateless, * as mcpNestMeta from './mcp-nest-stateless';
 import agentsHandler, * as agentsMeta from './agents-handler';
 import mcpHandlerNoSse, * as mcpHandlerMeta from './mcp-handler-no-sse';
 import mcpHandlerOriginGuard, * as mcpHandlerGuardMeta from './mcp-handler-origin-guard';
@@ -76,7 +77,8 @@ export const transforms: readonly TransformModule[] = [
     requires: mcpHandlerMeta.requires,
     run: mcpHandlerNoSse,
   },
-  // …and its handler, which checks no Origin, behind a check where it is created.
+  { id: mcpNestMeta.id, rules: mcpNestMeta.rules, level: 'auto', run: mcpNestStateless },
+  // …and mcp-handler's handler, which checks no Origin, behind a check where it is created.
   { id: mcpHandlerGuardMeta.id, rules: mcpHandlerGuardMeta.rules, level: 'auto', run: mcpHandlerOriginGuard },
   // A server a package builds per session: a handle owns one, behind a server per request that forwards to it.
   { id: packageServerMeta.id, rules: packageServerMeta.rules, level: 'unsafe', run: packageServerHandles },

@@ -36,6 +36,7 @@ export type SdkSymbol =
   | 'McpAgent'
   | 'FastMCP'
   | 'MCPServerFramework'
+  | 'McpNestModule'
   | 'createMcpExpressApp'
   | 'createMcpHandler'
   | 'mcpHandlerPackage';
@@ -64,6 +65,8 @@ export function isSdkSymbol(origin: { module: string; name: string } | undefined
       return origin.name === 'FastMCP' && mod === 'fastmcp';
     case 'MCPServerFramework':
       return origin.name === 'MCPServer' && mod === 'mcp-framework';
+    case 'McpNestModule':
+      return origin.name === 'McpModule' && mod === '@rekog/mcp-nest';
     case 'createMcpHandler':
       return origin.name === 'createMcpHandler' && mod === '@modelcontextprotocol/server';
     case 'mcpHandlerPackage':
@@ -84,7 +87,7 @@ export function validatesOrigin(origin: { module: string; name: string }): boole
 export function isMcpModule(specifier: string): boolean {
   return (
     /^@modelcontextprotocol\//.test(specifier) ||
-    /^(?:agents\/mcp|fastmcp|mcp-framework|mcp-handler|@vercel\/mcp-adapter)(?:\/|$)/.test(specifier)
+    /^(?:agents\/mcp|fastmcp|mcp-framework|mcp-handler|@vercel\/mcp-adapter|@rekog\/mcp-nest)(?:\/|$)/.test(specifier)
   );
 }
 

@@ -8,6 +8,7 @@ import { declarationsBehind, resolveOrigin } from '../analysis/resolve';
 import { transportStores } from './shared';
 import { fastmcpStartPlan } from '../analysis/mcp-frameworks/fastmcp';
 import { mcpFrameworkPlan } from '../analysis/mcp-frameworks/mcp-framework';
+import { mcpNestPlan } from '../analysis/mcp-frameworks/mcp-nest';
 import { agentsPlan } from '../analysis/mcp-frameworks/agents';
 import { mcpHandlerPlans } from '../analysis/mcp-frameworks/mcp-handler';
 
@@ -109,6 +110,21 @@ function checkFrameworks(
           hint: 'Serve `createMcpHandler(factory)` from `agents/mcp/server` (stateless) on `/mcp`, beside the old route until clients move.',
           ...(agents ? { data: { agents } } : { fix: 'manual' }),
         },
+      );
+    }
+    const mcpNest = mcpNestPlan(call, facts);
+    if (mcpNest?.sse) {
+      report(
+        call,
+        mcpNest.opaque
+          ? `Legacy HTTP+SSE transport: @rekog/mcp-nest's \`McpModule.forRoot\` serves HTTP+SSE at /sse and /messages unless its \`transport\` leaves SSE out, and mcp-migrate cannot read it (${mcpNest.opaque}).`
+          : "Legacy HTTP+SSE transport: @rekog/mcp-nest's `McpModule.forRoot` serves HTTP+SSE at /sse and /messages (its `transport` lists SSE, or is not written: the default list has it).",
+        mcpNest.opaque
+          ? {
+              fix: 'manual',
+              hint: `List only \`McpTransportType.STREAMABLE_HTTP\` (and STDIO) in \`transport\`; mcp-migrate cannot: ${mcpNest.opaque}.`,
+            }
+          : { hint: 'List only `McpTransportType.STREAMABLE_HTTP` (and STDIO) in `transport`, stateless.', data: { mcpNest } },
       );
     }
     const fastmcp = fastmcpStartPlan(call, facts);

@@ -1,4 +1,6 @@
-import type { Node } from 'ts-morph';
+import { SyntaxKind, type Node } from 'ts-morph';
+import { nodesOfKind } from '../analysis/node-index';
+import { mcpNestPlan } from '../analysis/mcp-frameworks/mcp-nest';
 import type { Rule } from './rule';
 import { routeContextsOf } from '../analysis/routes';
 import { stringLiterals } from '../analysis/file-facts';
@@ -38,6 +40,24 @@ export const originValidation: Rule = {
     const sdkHandlers = facts.functionCalls('createMcpHandler', 'createMcpHandler');
     const packageHandlers = facts.functionCalls('mcpHandlerPackage', 'createMcpHandler');
     const handlers = [...sdkHandlers, ...packageHandlers];
+    // @rekog/mcp-nest mounts its own controllers and checks no Origin: its `guards` option can.
+    const nestModules = nodesOfKind(sourceFile, SyntaxKind.CallExpression).flatMap((call) => {
+      const plan = sourceFile.getFullText().includes('@rekog/mcp-nest') ? mcpNestPlan(call, facts) : undefined;
+      return plan ? [{ call, plan }] : [];
+    });
+    if (nestModules.length > 0 && !facts.project.validatesOrigin) {
+      for (const { call, plan } of nestModules) {
+        const why =
+          plan.opaque ??
+          (plan.guards === 'opaque' ? 'its `guards` are not an array literal' : plan.javascript ? 'the file is JavaScript' : undefined);
+        report(call, "No Origin validation: @rekog/mcp-nest's MCP controllers accept requests from any web origin (DNS rebinding).", {
+          hint:
+            "List a guard that answers a present, foreign Origin with 403 first in the module's `guards`." +
+            (why ? ` mcp-migrate cannot: ${why}.` : ''),
+          ...(why ? { fix: 'manual' as const } : { data: { mcpNest: plan } }),
+        });
+      }
+    }
     // Hand-rolled transports have no plan either (the fact is asked only then: it costs the checker).
     const endpoints = stringLiterals(sourceFile, /event:\s*endpoint\b/);
     if ((endpoints.length === 0 && handlers.length === 0) || facts.project.validatesOrigin) return;

@@ -6,6 +6,7 @@ import { isSdkSymbol } from '../analysis/sdk-modules';
 import { resolveOrigin } from '../analysis/resolve';
 import { fastmcpStartPlan } from '../analysis/mcp-frameworks/fastmcp';
 import { mcpFrameworkPlan } from '../analysis/mcp-frameworks/mcp-framework';
+import { mcpNestPlan } from '../analysis/mcp-frameworks/mcp-nest';
 import { agentsPlan, servesSse } from '../analysis/mcp-frameworks/agents';
 import { inHeaderNameList, isUndefinedExpression, propertyAssignmentsNamed, transportStores } from './shared';
 import { onlyLogged } from '../analysis/logging';
@@ -53,6 +54,18 @@ export const sessionId: Rule = {
     }
     for (const store of transportStores(facts, ['StreamableHTTPServerTransport'])) {
       report(store, 'Protocol session: a transport is stored by session id so later requests can find it.');
+    }
+    for (const call of nodesOfKind(sourceFile, SyntaxKind.CallExpression)) {
+      const mcpNest = mcpNestPlan(call, facts);
+      if (!mcpNest?.sessions) continue;
+      report(
+        call,
+        "Protocol session: @rekog/mcp-nest's `streamableHttp` options without `statelessMode: true` keep a session per client.",
+        {
+          hint: 'Add `statelessMode: true` to the `streamableHttp` options.',
+          data: { mcpNest },
+        },
+      );
     }
     for (const call of nodesOfKind(sourceFile, SyntaxKind.CallExpression)) {
       const fastmcp = fastmcpStartPlan(call, facts);

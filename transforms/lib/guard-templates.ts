@@ -184,3 +184,33 @@ export function webGuardWrapper(options: { typescript: boolean; name: string; gu
     `}`,
   ].join('\n');
 }
+
+/**
+ * The Origin check as a NestJS guard, for modules that mount their own MCP controllers (@rekog/mcp-nest's `guards`):
+ * a present Origin that is neither local nor in MCP_ALLOWED_ORIGINS is refused with 403 (ForbiddenException).
+ */
+export function nestGuardClass(options: {
+  name: string;
+  quote: 'single' | 'double';
+  injectable: string;
+  forbidden: string;
+  canActivate: string;
+  executionContext: string;
+}): string {
+  const s = (t: string) => q(options.quote, t);
+  return [
+    `// mcp-migrate: Streamable HTTP servers MUST validate Origin and answer a foreign one with 403 (DNS rebinding).`,
+    `// Local origins are allowed; list deployed ones in MCP_ALLOWED_ORIGINS (comma-separated).`,
+    `@${options.injectable}()`,
+    `class ${options.name} implements ${options.canActivate} {`,
+    `  canActivate(context: ${options.executionContext}): boolean {`,
+    `    const origin: string | undefined = context.switchToHttp().getRequest().headers.origin;`,
+    `    const listed = (process.env.MCP_ALLOWED_ORIGINS ?? ${s('')}).split(${s(',')}).map((entry) => entry.trim());`,
+    `    let allowed = origin === undefined || listed.includes(origin);`,
+    ...localOriginLines(`[${s('localhost')}, ${s('127.0.0.1')}, ${s('[::1]')}].includes`, true).map((line) => `  ${line}`),
+    `    if (!allowed) throw new ${options.forbidden}(${s('Forbidden: Origin not allowed')});`,
+    `    return true;`,
+    `  }`,
+    `}`,
+  ].join('\n');
+}
