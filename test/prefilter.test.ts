@@ -15,6 +15,8 @@ describe('mayContainMcpCode', () => {
       'last-event-id',
       'text/event-stream',
       'event: endpoint',
+      "event: 'endpoint'",
+      'event: "endpoint"',
       'eventStore',
       'McpAgent',
       'serveSSE(',

@@ -36,7 +36,8 @@ export class FileFacts {
   get importsMcp(): boolean {
     if (this.importsMcpCache === undefined) {
       // A hand-rolled server speaks the protocol without importing it.
-      const handRolled = /event:\s*endpoint\b|mcp-session-id/i.test(this.sourceFile.getFullText());
+      const text = this.sourceFile.getFullText();
+      const handRolled = ENDPOINT_EVENT.test(text) || /mcp-session-id/i.test(text);
       this.importsMcpCache = mcpModulesOf(this.sourceFile).length > 0 || handRolled;
     }
     return this.importsMcpCache;
@@ -143,6 +144,25 @@ export class FileFacts {
     this.toolsCache ??= this.importsMcp || registersOnPassedServer(this.sourceFile) ? toolRegistrations(this.sourceFile) : [];
     return this.toolsCache;
   }
+}
+
+/**
+ * The HTTP+SSE handshake written by hand, in the text of a file: `event: endpoint` in a string (`res.write(…)`), or an
+ * event named `endpoint` in an object (hono's `stream.writeSSE({ event: 'endpoint', data })`).
+ */
+export const ENDPOINT_EVENT = /event:\s*['"`]?endpoint\b/;
+
+/** Where a file writes the HTTP+SSE `endpoint` event by hand: the strings, and the `{ event: 'endpoint', data }` objects. */
+export function endpointEvents(file: SourceFile): Node[] {
+  if (!ENDPOINT_EVENT.test(file.getFullText())) return [];
+  const objects = nodesOfKind(file, SyntaxKind.ObjectLiteralExpression).filter((object) => {
+    const event = object.getProperty('event');
+    const value = event && Node.isPropertyAssignment(event) ? event.getInitializer() : undefined;
+    const named =
+      !!value && (Node.isStringLiteral(value) || Node.isNoSubstitutionTemplateLiteral(value)) && value.getLiteralValue() === 'endpoint';
+    return named && !!object.getProperty('data');
+  });
+  return [...stringLiterals(file, /event:\s*endpoint\b/), ...objects].sort((a, b) => a.getStart() - b.getStart());
 }
 
 /** String literals (and no-substitution templates) in the file whose value matches. */

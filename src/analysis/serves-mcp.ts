@@ -1,5 +1,6 @@
 // Does a file serve MCP (as opposed to only consuming MCP servers, or not being MCP code at all)? A listener in a
 // file that serves MCP, directly or through the project files it imports, is an MCP listener.
+import { ENDPOINT_EVENT } from './file-facts';
 import * as path from 'node:path';
 import { Node, SyntaxKind, type SourceFile } from 'ts-morph';
 import { nodesOfKind } from './node-index';
@@ -20,7 +21,7 @@ export function servesMcp(file: SourceFile, hops = 0, seen = new Set<SourceFile>
   if (seen.has(file)) return false;
   seen.add(file);
   const text = file.getFullText();
-  if (/event:\s*endpoint\b|mcp-session-id/i.test(text)) return true;
+  if (ENDPOINT_EVENT.test(text) || /mcp-session-id/i.test(text)) return true;
   const specifiers = moduleSpecifiers(file);
   if (specifiers.some((specifier) => isMcpModule(specifier) && !isClientModule(specifier))) return true;
   if (hops >= MAX_HOPS) return false;

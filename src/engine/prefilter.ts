@@ -16,6 +16,9 @@ export const MCP_MARKERS: readonly string[] = Object.freeze([
   'last-event-id',
   'text/event-stream',
   'event: endpoint',
+  // (hono's `stream.writeSSE({ event: 'endpoint', data })`)
+  "event: 'endpoint'",
+  'event: "endpoint"',
   'eventStore',
   'McpAgent',
   // A Worker that routes to an McpAgent subclass imported from another module names no MCP module itself:
@@ -103,9 +106,9 @@ export const CANDIDATE_MARKERS: readonly string[] = Object.freeze([
   '@mcp-codemod-error',
 ]);
 
-const CANDIDATE_PATTERN = new RegExp([...CANDIDATE_MARKERS.map(escapeRegExp), 'event:\\s*endpoint'].join('|'), 'i');
+const CANDIDATE_PATTERN = new RegExp([...CANDIDATE_MARKERS.map(escapeRegExp), 'event:\\s*[\'"`]?endpoint'].join('|'), 'i');
 
-/** True when `text` has one of {@link CANDIDATE_MARKERS} (or an `event: endpoint` line): a file to analyse. */
+/** True when `text` has one of {@link CANDIDATE_MARKERS} (or an `endpoint` event): a file to analyse. */
 export function isCandidate(text: string): boolean {
   return CANDIDATE_PATTERN.test(text);
 }

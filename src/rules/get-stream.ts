@@ -2,7 +2,7 @@ import { nodesOfKind } from '../analysis/node-index';
 import { Node, SyntaxKind } from 'ts-morph';
 import type { Rule } from './rule';
 import { methodsInclude, routeContextsOf, staticString } from '../analysis/routes';
-import { stringLiterals } from '../analysis/file-facts';
+import { ENDPOINT_EVENT, stringLiterals } from '../analysis/file-facts';
 
 export const getStream: Rule = {
   meta: {
@@ -46,7 +46,7 @@ export const getStream: Rule = {
         });
       }
     }
-    if (!/jsonrpc/.test(sourceFile.getFullText()) || /event:\s*endpoint/.test(sourceFile.getFullText())) return;
+    if (!/jsonrpc/.test(sourceFile.getFullText()) || ENDPOINT_EVENT.test(sourceFile.getFullText())) return;
     const mcpPostPaths = new Set<string>();
     for (const literal of stringLiterals(sourceFile, /^2\.0$/)) {
       for (const context of routeContextsOf(literal)) {

@@ -2,7 +2,7 @@ import { nodesOfKind } from '../analysis/node-index';
 import { nestSseEndpointEvents } from '../frameworks/nest';
 import { Node, SyntaxKind, type SourceFile } from 'ts-morph';
 import type { Rule } from './rule';
-import { stringLiterals } from '../analysis/file-facts';
+import { endpointEvents, stringLiterals } from '../analysis/file-facts';
 import { isSdkSymbol } from '../analysis/sdk-modules';
 import { declarationsBehind, resolveOrigin } from '../analysis/resolve';
 import { transportStores } from './shared';
@@ -55,7 +55,7 @@ export const legacySseTransport: Rule = {
         report(call, 'Legacy HTTP+SSE transport: `handlePostMessage` serves the POST half of the deprecated HTTP+SSE transport.');
       }
     }
-    for (const literal of stringLiterals(sourceFile, /event:\s*endpoint\b/)) {
+    for (const literal of endpointEvents(sourceFile)) {
       report(literal, 'Hand-rolled HTTP+SSE transport: an `event: endpoint` stream is the deprecated 2024-11-05 handshake.', {
         fix: 'manual',
         hint: 'Replace the hand-written stream with the SDK Streamable HTTP transport in stateless mode.',

@@ -3,7 +3,7 @@ import { nodesOfKind } from '../analysis/node-index';
 import { mcpNestPlan } from '../analysis/mcp-frameworks/mcp-nest';
 import type { Rule } from './rule';
 import { routeContextsOf } from '../analysis/routes';
-import { stringLiterals } from '../analysis/file-facts';
+import { endpointEvents } from '../analysis/file-facts';
 import { positionOf } from '../analysis/mcp-frameworks/options';
 
 export const originValidation: Rule = {
@@ -59,7 +59,7 @@ export const originValidation: Rule = {
       }
     }
     // Hand-rolled transports have no plan either (the fact is asked only then: it costs the checker).
-    const endpoints = stringLiterals(sourceFile, /event:\s*endpoint\b/);
+    const endpoints = endpointEvents(sourceFile);
     if ((endpoints.length === 0 && handlers.length === 0) || facts.project.validatesOrigin) return;
     for (const handler of sdkHandlers) report(handler, HANDLER_MESSAGE, { fix: 'manual', hint: HANDLER_HINT });
     // mcp-handler's handler is a Web `(request) => Response` wherever it is mounted: apply wraps it in a check.

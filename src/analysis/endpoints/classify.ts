@@ -6,6 +6,7 @@
 // A plain `fixtures/` folder is not a test path: a fixture server is a runnable server (tests spawn it by path, and
 // this repository's own fixtures/servers/ are the servers its end-to-end tests migrate), so it is migrated like any
 // other; under a test folder (`test/fixtures/`) it is a test already.
+import { ENDPOINT_EVENT } from '../file-facts';
 import { Node, SyntaxKind, type SourceFile } from 'ts-morph';
 import { nodesOfKind } from '../node-index';
 import { routeCalls } from '../routes';
@@ -37,7 +38,7 @@ const SERVES = /(?:^|\.)(?:createServer|listen|serve)$/;
  * `session-client`, never rewritten or marked.
  */
 export function isClientFile(file: SourceFile, hasEndpoint: boolean): boolean {
-  if (hasEndpoint || /event:\s*endpoint\b/.test(file.getFullText())) return false;
+  if (hasEndpoint || ENDPOINT_EVENT.test(file.getFullText())) return false;
   const modules = [
     ...file.getImportDeclarations().map((d) => d.getModuleSpecifierValue()),
     ...file.getExportDeclarations().flatMap((d) => d.getModuleSpecifierValue() ?? []),

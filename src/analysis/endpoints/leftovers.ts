@@ -6,6 +6,7 @@
 // the transport or reads the session header, an import only they use), or when it reaches them (options handed to
 // the function whose listener calls the handler). Such a finding carries the plan; when the plan is not carried out,
 // its one marker speaks for the endpoint.
+import { ENDPOINT_EVENT } from '../file-facts';
 import { Node, SyntaxKind, type SourceFile } from 'ts-morph';
 import { descendantsOfKind } from '../node-index';
 import { resolveHandler } from '../routes';
@@ -229,7 +230,7 @@ function subclassedTransportReason(node: Node, relPath: RelPathOf): string | und
 /** The node is part of a class that writes the HTTP+SSE `event: endpoint` stream itself. */
 function handRolledReason(node: Node): string | undefined {
   const owner = node.getFirstAncestorByKind(SyntaxKind.ClassDeclaration);
-  if (!owner || !/event:\s*endpoint\b/.test(owner.getText())) return undefined;
+  if (!owner || !ENDPOINT_EVENT.test(owner.getText())) return undefined;
   return (
     `\`${owner.getName() ?? 'this class'}\` hand-rolls the HTTP+SSE transport (it writes the \`event: endpoint\` stream itself), so there ` +
     `is no SDK endpoint for mcp-migrate to rewrite or guard: answer a foreign Origin with 403 where its requests arrive, or replace it ` +
