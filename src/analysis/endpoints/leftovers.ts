@@ -33,6 +33,7 @@ export function explainLeftover(node: Node, plans: EndpointPlan[], relPath: RelP
     foreignTransportReason(node.getSourceFile()) ??
     subclassedTransportReason(node, relPath) ??
     handRolledReason(node) ??
+    ownStreamableTransportReason(node) ??
     exportedHelperReason(node, plans, relPath);
   return reason ? { kind: 'reason', reason } : undefined;
 }
@@ -235,6 +236,28 @@ function handRolledReason(node: Node): string | undefined {
     `\`${owner.getName() ?? 'this class'}\` hand-rolls the HTTP+SSE transport (it writes the \`event: endpoint\` stream itself), so there ` +
     `is no SDK endpoint for mcp-migrate to rewrite or guard: answer a foreign Origin with 403 where its requests arrive, or replace it ` +
     `with the SDK's stateless Streamable HTTP transport`
+  );
+}
+
+/**
+ * The node is part of a class that implements the MCP `Transport` interface and handles `Mcp-Session-Id` itself: a
+ * Streamable HTTP transport of the project's own (often a copy of the SDK's), not an endpoint.
+ */
+function ownStreamableTransportReason(node: Node): string | undefined {
+  const owner = node.getFirstAncestorByKind(SyntaxKind.ClassDeclaration);
+  if (!owner || !/mcp-session-id/i.test(owner.getText())) return undefined;
+  const implementsTransport = owner.getImplements().some((clause) => {
+    const origin = resolveOrigin(clause.getExpression());
+    return origin?.name === 'Transport' && /^@modelcontextprotocol\//.test(origin.module);
+  });
+  if (!implementsTransport) return undefined;
+  const name = owner.getName() ?? 'this class';
+  const used = owner.getNameNode()
+    ? referencesOf(owner.getNameNode()!).some((ref) => !owner.containsRange(ref.getPos(), ref.getEnd()))
+    : true;
+  return (
+    `\`${name}\` implements the Streamable HTTP transport itself (it mints and checks \`Mcp-Session-Id\`), so it is not an endpoint ` +
+    `mcp-migrate can rewrite: ${used ? `serve the endpoints that use it with the SDK's transport in stateless mode` : `nothing in this project uses it: delete it, unless other packages import it`}`
   );
 }
 
