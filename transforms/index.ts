@@ -8,6 +8,7 @@ import migrateEndpoint, * as endpointMeta from './migrate-endpoint';
 import fastmcpStateless, * as fastmcpMeta from './fastmcp-stateless';
 import mcpFrameworkStateless, * as mcpFrameworkMeta from './mcp-framework-stateless';
 import mcpNestStateless, * as mcpNestMeta from './mcp-nest-stateless';
+import fastifyMcpStateless, * as fastifyMcpMeta from './fastify-mcp-stateless';
 import agentsHandler, * as agentsMeta from './agents-handler';
 import mcpHandlerNoSse, * as mcpHandlerMeta from './mcp-handler-no-sse';
 import mcpHandlerOriginGuard, * as mcpHandlerGuardMeta from './mcp-handler-origin-guard';
@@ -78,6 +79,7 @@ export const transforms: readonly TransformModule[] = [
     run: mcpHandlerNoSse,
   },
   { id: mcpNestMeta.id, rules: mcpNestMeta.rules, level: 'auto', run: mcpNestStateless },
+  { id: fastifyMcpMeta.id, rules: fastifyMcpMeta.rules, level: 'auto', run: fastifyMcpStateless },
   // …and mcp-handler's handler, which checks no Origin, behind a check where it is created.
   { id: mcpHandlerGuardMeta.id, rules: mcpHandlerGuardMeta.rules, level: 'auto', run: mcpHandlerOriginGuard },
   // A server a package builds per session: a handle owns one, behind a server per request that forwards to it.

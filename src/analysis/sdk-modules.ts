@@ -87,7 +87,7 @@ export function validatesOrigin(origin: { module: string; name: string }): boole
 export function isMcpModule(specifier: string): boolean {
   return (
     /^@modelcontextprotocol\//.test(specifier) ||
-    /^(?:agents\/mcp|fastmcp|mcp-framework|mcp-handler|@vercel\/mcp-adapter|@rekog\/mcp-nest)(?:\/|$)/.test(specifier)
+    /^(?:agents\/mcp|fastmcp|mcp-framework|mcp-handler|@vercel\/mcp-adapter|@rekog\/mcp-nest|fastify-mcp)(?:\/|$)/.test(specifier)
   );
 }
 

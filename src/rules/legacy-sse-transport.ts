@@ -9,6 +9,7 @@ import { transportStores } from './shared';
 import { fastmcpStartPlan } from '../analysis/mcp-frameworks/fastmcp';
 import { mcpFrameworkPlan } from '../analysis/mcp-frameworks/mcp-framework';
 import { mcpNestPlan } from '../analysis/mcp-frameworks/mcp-nest';
+import { fastifyMcpPlan } from '../analysis/mcp-frameworks/fastify-mcp';
 import { agentsPlan } from '../analysis/mcp-frameworks/agents';
 import { mcpHandlerPlans } from '../analysis/mcp-frameworks/mcp-handler';
 
@@ -109,6 +110,16 @@ function checkFrameworks(
         {
           hint: 'Serve `createMcpHandler(factory)` from `agents/mcp/server` (stateless) on `/mcp`, beside the old route until clients move.',
           ...(agents ? { data: { agents } } : { fix: 'manual' }),
+        },
+      );
+    }
+    if (fastifyMcpPlan(call, facts)?.form === 'sse') {
+      report(
+        call,
+        "Legacy HTTP+SSE transport: fastify-mcp's `fastifyMCPSSE` plugin serves HTTP+SSE at /sse and /messages, with one server shared by every connection.",
+        {
+          fix: 'manual',
+          hint: "Register fastify-mcp's `streamableHttp` instead, with `stateful: false`, an `mcpEndpoint` and a `createServer` that builds a server per request.",
         },
       );
     }

@@ -1,6 +1,7 @@
 import { SyntaxKind, type Node } from 'ts-morph';
 import { nodesOfKind } from '../analysis/node-index';
 import { mcpNestPlan } from '../analysis/mcp-frameworks/mcp-nest';
+import { fastifyMcpPlan } from '../analysis/mcp-frameworks/fastify-mcp';
 import type { Rule } from './rule';
 import { routeContextsOf } from '../analysis/routes';
 import { endpointEvents } from '../analysis/file-facts';
@@ -55,6 +56,16 @@ export const originValidation: Rule = {
             "List a guard that answers a present, foreign Origin with 403 first in the module's `guards`." +
             (why ? ` mcp-migrate cannot: ${why}.` : ''),
           ...(why ? { fix: 'manual' as const } : { data: { mcpNest: plan } }),
+        });
+      }
+    }
+    // fastify-mcp's plugins check no Origin either; the hook that can goes in the scope that registers them.
+    if (sourceFile.getFullText().includes('fastify-mcp') && !facts.project.validatesOrigin) {
+      for (const call of nodesOfKind(sourceFile, SyntaxKind.CallExpression)) {
+        if (!fastifyMcpPlan(call, facts)) continue;
+        report(call, "No Origin validation: fastify-mcp's plugins accept requests from any web origin (DNS rebinding).", {
+          fix: 'manual',
+          hint: 'Add an `onRequest` hook, in the scope that registers the plugin, that answers a present Origin that is not allowed with 403.',
         });
       }
     }

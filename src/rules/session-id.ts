@@ -7,6 +7,7 @@ import { resolveOrigin } from '../analysis/resolve';
 import { fastmcpStartPlan } from '../analysis/mcp-frameworks/fastmcp';
 import { mcpFrameworkPlan } from '../analysis/mcp-frameworks/mcp-framework';
 import { mcpNestPlan } from '../analysis/mcp-frameworks/mcp-nest';
+import { fastifyMcpPlan } from '../analysis/mcp-frameworks/fastify-mcp';
 import { agentsPlan, servesSse } from '../analysis/mcp-frameworks/agents';
 import { inHeaderNameList, isUndefinedExpression, propertyAssignmentsNamed, transportStores } from './shared';
 import { onlyLogged } from '../analysis/logging';
@@ -54,6 +55,14 @@ export const sessionId: Rule = {
     }
     for (const store of transportStores(facts, ['StreamableHTTPServerTransport'])) {
       report(store, 'Protocol session: a transport is stored by session id so later requests can find it.');
+    }
+    for (const call of nodesOfKind(sourceFile, SyntaxKind.CallExpression)) {
+      const fastifyMcp = fastifyMcpPlan(call, facts);
+      if (fastifyMcp?.form !== 'session-stream') continue;
+      report(call, "Protocol session: fastify-mcp's `streamableHttp` plugin with `stateful: true` keeps a session per client.", {
+        hint: 'Register it with `stateful: false` (and no `sessions`): a fresh server per POST, GET and DELETE answer 405.',
+        ...(fastifyMcp.options ? { data: { fastifyMcp } } : { fix: 'manual' as const }),
+      });
     }
     for (const call of nodesOfKind(sourceFile, SyntaxKind.CallExpression)) {
       const mcpNest = mcpNestPlan(call, facts);
