@@ -67,10 +67,9 @@ describe('@rekog/mcp-nest 1.x, installed', () => {
     it(`${target}: apply drops SSE, guards Origin, and the module serves stateless Streamable HTTP`, async () => {
       const root = isolatedCopy(installed);
       const before = await check({ paths: [root], cwd: root, gitignore: false });
-      expect(before.findings.map((f) => `${f.ruleId}:${f.file}:${f.line}:${f.fix}`).filter((f) => !f.startsWith('idempotency-hint'))).toEqual([
-        'legacy-sse-transport:src/app.module.ts:6:auto',
-        'origin-validation:src/app.module.ts:6:auto',
-      ]);
+      expect(
+        before.findings.map((f) => `${f.ruleId}:${f.file}:${f.line}:${f.fix}`).filter((f) => !f.startsWith('idempotency-hint')),
+      ).toEqual(['legacy-sse-transport:src/app.module.ts:6:auto', 'origin-validation:src/app.module.ts:6:auto']);
 
       const result = apply({ paths: [root], cwd: root, allowDirty: true, target });
       expect(result.problems).toEqual([]);
