@@ -34,7 +34,10 @@ describe('markers apply leaves', () => {
       const dir = scratchDir('mark-leftovers', name);
       fs.cpSync(input, dir, { recursive: true });
       const options = { paths: [dir], cwd: dir, target, allowDirty: true, gitignore: false };
-      expect(apply(options).problems).toEqual([]);
+      const result = apply(options);
+      expect(result.problems).toEqual([]);
+      // (the report names, for every file it changed, the rules of what changed it: a marker's rule if only a marker)
+      for (const change of result.changes) expect(change.ruleIds, change.file).not.toEqual([]);
       const changed = filesUnder(dir).filter((file) => read(dir, file) !== read(input, file));
       if (UPDATE) {
         fs.rmSync(output, { recursive: true, force: true });

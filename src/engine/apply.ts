@@ -14,6 +14,7 @@ import { writeSourceText } from './read-source';
 import { dirtyFiles, writeFileAtomic } from './write';
 import { DEFAULT_TARGET, type Target } from './targets';
 import { rulesOf, type Migration } from './migrate';
+import { MARKER_PATTERN } from './markers';
 import { migrateOrDefer, V2_DEFERRED_RULE } from './v2-fallback';
 import { zodCompanions } from './v2-fixups';
 import { describeLockConflict, ownerManifests } from './manifests';
@@ -21,6 +22,13 @@ import { joinPath } from '../analysis/endpoints/model';
 
 export { DEFAULT_TARGET, TARGETS, type Target } from './targets';
 export { migrateSources, type MigrateOptions, type Migration } from './migrate';
+
+/** The rules of the markers a migration added to a file (a file it only marked has no transform's rules). */
+function markedRules(before: string, after: string): string[] {
+  const rules = (text: string) => [...text.matchAll(MARKER_PATTERN)].map((m) => m[1]);
+  const old = new Set(rules(before));
+  return rules(after).filter((id) => !old.has(id));
+}
 
 export interface ApplyOptions extends ScanOptions {
   dryRun?: boolean;
@@ -73,7 +81,12 @@ export function apply(options: ApplyOptions): ApplyResult {
     const found = migration.foundRules.get(relPath)!;
     changes.push({
       file: relPath,
-      ruleIds: rulesOf(migration.transformIds.get(relPath)!).filter((id) => found.has(id) || id === 'sdk-v2-surface'),
+      ruleIds: [
+        ...new Set([
+          ...rulesOf(migration.transformIds.get(relPath)!).filter((id) => found.has(id) || id === 'sdk-v2-surface'),
+          ...markedRules(source.text, output),
+        ]),
+      ],
       diff: createTwoFilesPatch(`a/${relPath}`, `b/${relPath}`, source.text, output, '', '', { context: 3 }),
     });
   }
