@@ -5,9 +5,7 @@
 // the tool, with the hints apply inferred, to the SDK's v1 client.
 // On 2026-07-28 the project stays on mcp-handler 1.x and the v1 SDK (mcp-handler 2 has another API), with a
 // `v2-deferred` item that says so.
-import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -16,36 +14,20 @@ import { apply } from '../src/engine/apply';
 import { check } from '../src/engine/check';
 import type { Target } from '../src/engine/targets';
 import { bootNodeScript, REPO_ROOT, type RunningFixture } from './helpers/server-process';
+import { INSTALL_TIMEOUT_MS, IsolatedProjects } from './helpers/isolated-project';
 
 const PROJECT = path.join(REPO_ROOT, 'fixtures', 'projects', 'mcp-handler-1-route');
-const INSTALL_TIMEOUT_MS = 300_000;
-const made: string[] = [];
+const projects = new IsolatedProjects('mcp-handler');
 const running: RunningFixture[] = [];
 let installed: string;
 
 afterAll(async () => {
   await Promise.all(running.splice(0).map((server) => server.stop()));
-  for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
+  projects.removeAll();
 });
 
-/** A copy outside this repository: Node finds only what its own install put there. */
-function isolatedCopy(from: string): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-migrate-mcp-handler-'));
-  made.push(dir);
-  fs.cpSync(from, dir, { recursive: true });
-  return dir;
-}
-
 beforeAll(async () => {
-  installed = isolatedCopy(PROJECT);
-  await new Promise<void>((resolve, reject) =>
-    execFile(
-      'npm',
-      ['install', '--prefer-offline', '--no-audit', '--no-fund'],
-      { cwd: installed, timeout: INSTALL_TIMEOUT_MS },
-      (error, stdout, stderr) => (error ? reject(new Error(`npm install failed:\n${stdout}${stderr}`)) : resolve()),
-    ),
-  );
+  installed = await projects.installed(PROJECT);
 }, INSTALL_TIMEOUT_MS + 10_000);
 
 async function boot(root: string): Promise<string> {
@@ -72,7 +54,7 @@ async function addNote(base: string, text: string): Promise<string> {
 describe('mcp-handler 1.x, installed', () => {
   for (const target of ['2025-11-25', '2026-07-28'] as Target[]) {
     it(`${target}: check finds its SSE, apply turns it off, and the route serves stateless Streamable HTTP only`, async () => {
-      const root = isolatedCopy(installed);
+      const root = projects.copy(installed);
       const before = await check({ paths: [root], cwd: root, gitignore: false });
       expect(before.findings.filter((f) => f.ruleId === 'legacy-sse-transport').map((f) => `${f.file}:${f.line}:${f.fix}`)).toEqual([
         'route.mjs:7:auto',

@@ -4,9 +4,7 @@
 // in the module's `guards`; the project builds with its own `tsc`, /sse answers 404, a foreign Origin 403, and the
 // SDK's v1 client lists and calls the tool. On 2026-07-28 the project stays on 1.x and the v1 SDK (its 2.x is on v2),
 // with a `v2-deferred` item that says so.
-import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -15,37 +13,20 @@ import { apply } from '../src/engine/apply';
 import { check } from '../src/engine/check';
 import type { Target } from '../src/engine/targets';
 import { bootNodeScript, REPO_ROOT, type RunningFixture } from './helpers/server-process';
+import { INSTALL_TIMEOUT_MS, IsolatedProjects, run } from './helpers/isolated-project';
 
 const PROJECT = path.join(REPO_ROOT, 'fixtures', 'projects', 'mcp-nest-1-module');
-const INSTALL_TIMEOUT_MS = 300_000;
-const made: string[] = [];
+const projects = new IsolatedProjects('mcp-nest');
 const running: RunningFixture[] = [];
 let installed: string;
 
 afterAll(async () => {
   await Promise.all(running.splice(0).map((server) => server.stop()));
-  for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
+  projects.removeAll();
 });
 
-/** A copy outside this repository: Node finds only what its own install put there. */
-function isolatedCopy(from: string): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-migrate-mcp-nest-'));
-  made.push(dir);
-  fs.cpSync(from, dir, { recursive: true });
-  return dir;
-}
-
-function run(cwd: string, command: string, args: string[], timeout: number): Promise<void> {
-  return new Promise((resolve, reject) =>
-    execFile(command, args, { cwd, timeout }, (error, stdout, stderr) =>
-      error ? reject(new Error(`${command} ${args.join(' ')} failed:\n${stdout}${stderr}`)) : resolve(),
-    ),
-  );
-}
-
 beforeAll(async () => {
-  installed = isolatedCopy(PROJECT);
-  await run(installed, 'npm', ['install', '--prefer-offline', '--no-audit', '--no-fund'], INSTALL_TIMEOUT_MS);
+  installed = await projects.installed(PROJECT);
 }, INSTALL_TIMEOUT_MS + 10_000);
 
 const status = async (url: string, init: RequestInit = {}) => (await fetch(url, { ...init, signal: AbortSignal.timeout(5_000) })).status;
@@ -65,7 +46,7 @@ async function countBooks(base: string): Promise<string> {
 describe('@rekog/mcp-nest 1.x, installed', () => {
   for (const target of ['2025-11-25', '2026-07-28'] as Target[]) {
     it(`${target}: apply drops SSE, guards Origin, and the module serves stateless Streamable HTTP`, async () => {
-      const root = isolatedCopy(installed);
+      const root = projects.copy(installed);
       const before = await check({ paths: [root], cwd: root, gitignore: false });
       expect(
         before.findings.map((f) => `${f.ruleId}:${f.file}:${f.line}:${f.fix}`).filter((f) => !f.startsWith('idempotency-hint')),
