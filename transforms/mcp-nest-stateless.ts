@@ -77,31 +77,45 @@ function stateless(context: TransformContext, path: ASTPath, plan: McpNestPlan, 
   const { j } = context;
   const object = path.node as unknown as AnyNode;
   const properties = object.properties as AnyNode[];
-  const guards = properties.find((p) => propertyKey(p) === 'guards');
-  if (guard && guards)
-    guards.value = j.identifier(inlinePlaceholder(context, `[${[guard, ...(plan.guards as string[])].join(', ')}]`)) as never;
-  else if (guard)
-    properties.push(j.objectProperty(j.identifier('guards'), j.identifier(inlinePlaceholder(context, `[${guard}]`))) as never);
-  const streamable = properties.find((p) => propertyKey(p) === 'streamableHttp');
+  const property = (key: string) => properties.find((p) => propertyKey(p) === key);
+  const code = (text: string) => j.identifier(inlinePlaceholder(context, text)) as never;
+  // Values written in place, and properties the options did not have (key, value).
+  let edited = false;
+  const added: Array<[string, string]> = [];
+  const guards = property('guards');
+  if (guard && guards) {
+    guards.value = code(`[${[guard, ...(plan.guards as string[])].join(', ')}]`);
+    edited = true;
+  } else if (guard) added.push(['guards', `[${guard}]`]);
+  const streamable = property('streamableHttp');
   const value = streamable?.value as AnyNode | undefined;
   if (plan.sessions && streamable && value?.type === 'ObjectExpression') {
     const written = (value.properties as AnyNode[]).find((p) => propertyKey(p) === 'statelessMode');
-    if (written) written.value = j.identifier(inlinePlaceholder(context, 'true')) as never;
-    else streamable.value = j.identifier(inlinePlaceholder(context, appendProperty(context, value, 'statelessMode: true'))) as never;
+    if (written) written.value = code('true');
+    else streamable.value = code(appendProperty(context, value, 'statelessMode: true'));
+    edited = true;
   }
-  if (!plan.sse) return;
-  const type = ensureNamedImport(context, [MCP_NEST], 'McpTransportType');
-  const list = `[${plan.transports.map((member) => `${type}.${member}`).join(', ')}]`;
-  const transport = properties.find((p) => propertyKey(p) === 'transport');
-  if (transport) {
-    transport.value = j.identifier(inlinePlaceholder(context, list)) as never;
-    return;
+  if (plan.sse) {
+    const type = ensureNamedImport(context, [MCP_NEST], 'McpTransportType');
+    const list = `[${plan.transports.map((member) => `${type}.${member}`).join(', ')}]`;
+    const transport = property('transport');
+    if (transport) {
+      transport.value = code(list);
+      edited = true;
+    } else added.push(['transport', list]);
   }
-  if (plan.sessions || guard) {
-    // (the edits above are in the tree, not in the text appendProperty copies)
-    properties.push(j.objectProperty(j.identifier('transport'), j.identifier(inlinePlaceholder(context, list))) as never);
-    return;
-  }
-  // (the object as written, with the property added: appendProperty keeps its layout)
-  path.replace(j.identifier(inlinePlaceholder(context, appendProperty(context, object, `transport: ${list}`))));
+  if (added.length === 0) return;
+  // Only additions: the object as written with them appended (appendProperty keeps its layout). After edits in
+  // place, which are in the tree and not in the text appendProperty copies, they join the tree too.
+  if (edited) for (const [key, text] of added) properties.push(j.objectProperty(j.identifier(key), code(text)) as never);
+  else
+    path.replace(
+      code(
+        appendProperty(
+          context,
+          object,
+          added.map(([key, text]) => `${key}: ${text}`),
+        ),
+      ),
+    );
 }

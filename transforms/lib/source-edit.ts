@@ -8,25 +8,27 @@ export function originalText(context: TransformContext, node: AnyNode): string {
 }
 
 /**
- * The object's own source with one more property, laid out as the object is: on one line, or on a new line
+ * The object's own source with more properties, laid out as the object is: on one line, or each on a new line
  * indented like the last property (adding the comma the last property needs).
  */
-export function appendProperty(context: TransformContext, object: AnyNode, property: string): string {
+export function appendProperty(context: TransformContext, object: AnyNode, added: string | string[]): string {
   const text = originalText(context, object);
   const properties = object.properties as AnyNode[];
   const closing = text.lastIndexOf('}');
-  if (properties.length === 0) return `{ ${property} }`;
+  const list = typeof added === 'string' ? [added] : added;
+  if (properties.length === 0) return `{ ${list.join(', ')} }`;
   const last = properties[properties.length - 1];
   const lastEnd = (last.end as number) - (object.start as number);
   const between = text.slice(lastEnd, closing);
   const hasComma = between.includes(',');
   if (!text.includes('\n')) {
-    return `${text.slice(0, lastEnd)}, ${property}${hasComma ? ',' : ''}${text.slice(lastEnd).replace(/^,/, '')}`;
+    return `${text.slice(0, lastEnd)}, ${list.join(', ')}${hasComma ? ',' : ''}${text.slice(lastEnd).replace(/^,/, '')}`;
   }
   // (cut with the file's own indentation: a tab-indented file's parser sees its tabs as spaces)
   const start = object.start as number;
   const cut = (from: number, to: number) => sourceText(context, start + from, start + to);
   const indentation = lineIndentation(context, last.start as number);
+  const property = list.join(`,\n${indentation}`);
   // Keep the author's trailing-comma style: a comma after the new property only if the old last one had one.
   const tail = cut(lastEnd, closing);
   const afterComma = hasComma ? tail.slice(tail.indexOf(',') + 1) : tail;
