@@ -133,6 +133,8 @@ function plansOf(context: TransformContext): EndpointPlan[] {
 }
 
 function markerRule(plan: EndpointPlan): string {
+  // (what stops the endpoint names the rule: per-session state is session-state's, whatever else the plan has)
+  if (!plan.verdict.migratable && plan.verdict.state) return 'session-state';
   if (plan.regions.some((r) => r.role !== 'streamable' && r.role !== 'session')) return 'legacy-sse-transport';
   if (plan.server.kind === 'shared' || (plan.server.kind === 'built' && plan.server.cached)) return 'shared-server-instance';
   return plan.stateless ? 'per-request-transport' : 'session-id';
