@@ -34,6 +34,7 @@ export function explainLeftover(node: Node, plans: EndpointPlan[], relPath: RelP
     subclassedTransportReason(node, relPath) ??
     handRolledReason(node) ??
     ownStreamableTransportReason(node) ??
+    returnedEventStoreReason(node) ??
     exportedHelperReason(node, plans, relPath);
   return reason ? { kind: 'reason', reason } : undefined;
 }
@@ -258,6 +259,25 @@ function ownStreamableTransportReason(node: Node): string | undefined {
   return (
     `\`${name}\` implements the Streamable HTTP transport itself (it mints and checks \`Mcp-Session-Id\`), so it is not an endpoint ` +
     `mcp-migrate can rewrite: ${used ? `serve the endpoints that use it with the SDK's transport in stateless mode` : `nothing in this project uses it: delete it, unless other packages import it`}`
+  );
+}
+
+/**
+ * `eventStore: new InMemoryEventStore()` in an object a function returns (`createStores()` making the stores at
+ * start-up), not in a transport's options: the store reaches a transport later, through whatever keeps the result.
+ */
+function returnedEventStoreReason(node: Node): string | undefined {
+  const property = Node.isPropertyAssignment(node) ? node : node.getFirstAncestorByKind(SyntaxKind.PropertyAssignment);
+  if (!property || property.getName() !== 'eventStore') return undefined;
+  const object = property.getParent();
+  const returned = object?.getParent();
+  if (!object || !returned || !Node.isReturnStatement(returned)) return undefined;
+  const fn = returned.getFirstAncestor((a) => isFunctionNode(a)) as FunctionNode | undefined;
+  const name = fn && (Node.isFunctionDeclaration(fn) || Node.isMethodDeclaration(fn)) ? fn.getName() : undefined;
+  const made = property.getInitializer()?.getText() ?? property.getName();
+  return (
+    `${name ? `\`${name}()\`` : 'this function'} returns an event store (\`${made}\`) that the project hands a transport as its \`eventStore\` ` +
+    `option; it only replays events for sessions: drop it with that option once the endpoint is stateless`
   );
 }
 
