@@ -281,6 +281,29 @@ function returnedEventStoreReason(node: Node): string | undefined {
   );
 }
 
+/** `req.headers['mcp-session-id'] ?? req.ip ?? 'unknown'`: what a session-id read falls back to, as written. */
+function sessionFallbackOf(node: Node): string | undefined {
+  let read: Node = node;
+  const climbs = (parent: Node | undefined) =>
+    !!parent &&
+    (Node.isAsExpression(parent) ||
+      Node.isParenthesizedExpression(parent) ||
+      Node.isElementAccessExpression(parent) ||
+      Node.isNonNullExpression(parent));
+  // (from the header's name to the read: `req.headers['mcp-session-id']`, `req.header('mcp-session-id')`, a cast)
+  const argumentOf = (parent: Node | undefined) =>
+    !!parent && Node.isCallExpression(parent) && parent.getArguments().includes(read as never);
+  while (climbs(read.getParent()) || argumentOf(read.getParent())) read = read.getParentOrThrow();
+  const fallbacks: string[] = [];
+  for (let parent = read.getParent(); parent && Node.isBinaryExpression(parent) && parent.getLeft() === read; parent = read.getParent()) {
+    const operator = parent.getOperatorToken().getKind();
+    if (operator !== SyntaxKind.QuestionQuestionToken && operator !== SyntaxKind.BarBarToken) break;
+    fallbacks.push(parent.getRight().getText());
+    read = parent;
+  }
+  return fallbacks.length > 0 ? fallbacks.join(' ?? ') : undefined;
+}
+
 /** A helper the package exports (or re-exports): removing what it does changes the package's API. */
 function exportedHelperReason(node: Node, plans: EndpointPlan[], relPath: RelPathOf): string | undefined {
   const helper = namedFunctionOf(node);
@@ -293,6 +316,20 @@ function exportedHelperReason(node: Node, plans: EndpointPlan[], relPath: RelPat
   const serves =
     callers.size > 0 ? ` for the endpoint${callers.size > 1 ? 's' : ''} ${[...callers].map((p) => `\`${p}\``).join(', ')}` : '';
   const name = `\`${helper.name.getText()}()\`${serves}`;
+  const used = referencesOf(helper.name).some(
+    (reference) =>
+      reference !== helper.name &&
+      !reference.getFirstAncestorByKind(SyntaxKind.ExportDeclaration) &&
+      !reference.getFirstAncestorByKind(SyntaxKind.ImportDeclaration),
+  );
+  if (exports.length === 0 && used) {
+    const fallback = sessionFallbackOf(node);
+    return (
+      `${name} is exported, so mcp-migrate leaves it (other modules may import it); it still runs, and without sessions no request ` +
+      `carries \`Mcp-Session-Id\`, so ${fallback ? `every request gets its fallback, \`${fallback}\`` : 'what it reads of the session is gone'}: ` +
+      `key it by what identifies a caller now (a token, an API key), or make it ignore the session`
+    );
+  }
   if (exports.length === 0)
     return `${name} is exported, so mcp-migrate leaves it (other modules may import it): make it ignore the session, or drop it once nothing imports it`;
   const by = [...new Set(exports)].map((file) => `\`${file}\``).join(', ');
