@@ -378,16 +378,33 @@ function callsOf(fn: FunctionNode): CallExpression[] {
   return calls;
 }
 
-/** `app.use('/admin', router)` anywhere in the project mounts the receiver's router under '/admin'. */
-function mountPrefix(receiver: Node): string | undefined {
+/**
+ * `app.use('/admin', router)` anywhere in the project mounts the receiver's router under '/admin'; the router that
+ * mounts it may itself be mounted (`outer.use(router)` with no path, `app.use('/api', outer)`): the prefixes add up
+ * (`/api/admin`).
+ */
+function mountPrefix(receiver: Node, seen = new Set<Node>()): string | undefined {
   const declaration = declarationOf(receiver);
-  if (!declaration) return undefined;
+  if (!declaration || seen.has(declaration) || seen.size > 4) return undefined;
+  seen.add(declaration);
   for (const file of receiver.getProject().getSourceFiles()) {
     for (const route of routeCalls(file)) {
       if (route.methods !== 'any' || !route.path || route.handlerArg === receiver) continue;
       if (declarationOf(route.handlerArg) !== declaration) continue;
       const prefix = likelyString(route.path);
-      if (prefix !== undefined && prefix !== '/') return prefix.replace(/\/$/, '');
+      if (prefix === undefined) continue;
+      const own = prefix === '/' ? '' : prefix.replace(/\/$/, '');
+      const outer = mountPrefix(route.receiver, seen) ?? '';
+      if (outer + own) return outer + own;
+    }
+    // (`outer.use(router)`: no path of its own, the router serves under wherever `outer` is mounted)
+    for (const call of nodesOfKind(file, SyntaxKind.CallExpression)) {
+      const callee = call.getExpression();
+      const args = call.getArguments();
+      if (!Node.isPropertyAccessExpression(callee) || callee.getName() !== 'use' || args.length !== 1) continue;
+      if (!Node.isIdentifier(args[0]) || args[0] === receiver || declarationOf(args[0]) !== declaration) continue;
+      const outer = mountPrefix(callee.getExpression(), seen);
+      if (outer) return outer;
     }
   }
   // (a framework's own mounting: fastify's `register(plugin, { prefix })`)
