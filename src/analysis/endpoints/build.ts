@@ -258,11 +258,17 @@ function planOf(group: DraftRegion[], relPath: RelPathOf, local: boolean): Endpo
   const server = serverSourceOf(handling(source), source.facts, machinery, relPath, { carried, logs: inPlace });
   if (source.helper) server.source = liftedServer(server.source, source.helper, group);
   const regions = ordered.map((r) => regionPlan(r, relPath, r === primary));
+  // (routes mounted where the analysis cannot follow, when the old transport names its messages URL: the prefix)
+  const advertised = advertisedPrefix(ordered);
+  if (advertised) {
+    for (const region of regions)
+      for (const arrival of region.arrivals) if (arrival.kind === 'route' && !arrival.mountPrefix) arrival.mountPrefix = advertised;
+  }
   // (a new endpoint beside split HTTP+SSE routes serves with the parsed body the messages route handed its transport)
   const messagesBody = !primary && stream ? parsedMessagesBody(ordered) : undefined;
   if (messagesBody) regions[ordered.indexOf(stream!)].messagesBody = messagesBody;
   const pathNode = primary?.node.path;
-  const prefix = primary ? mountPrefixOf(primary.node) : undefined;
+  const prefix = primary ? (mountPrefixOf(primary.node) ?? advertised) : undefined;
   const pathValue = pathNode ? staticString(pathNode) : undefined;
   const path = pathNode
     ? { code: pathNode.getText(), value: pathValue, display: joinPath(prefix, likelyString(pathNode) ?? pathNode.getText()) }
@@ -371,6 +377,29 @@ function unroutedMethods(endpoint: RegionNode): HttpMethod[] {
 function isMiddleware(call: Node): boolean {
   const callee = Node.isCallExpression(call) ? call.getExpression() : undefined;
   return !!callee && Node.isPropertyAccessExpression(callee) && callee.getName() === 'use';
+}
+
+/**
+ * The prefix an HTTP+SSE pair's routes are mounted under, read off the messages URL the stream hands its clients
+ * (`new SSEServerTransport('/api/mcp/messages', res)` for a `router.post('/messages')`): for routes on one router
+ * whose mounting the analysis did not find (it is in a file with no MCP code, or made at run time).
+ */
+function advertisedPrefix(ordered: DraftRegion[]): string | undefined {
+  if (ordered.some((r) => mountPrefixOf(r.node) !== undefined)) return undefined;
+  const messages = ordered.find((r) => r.roles.has('sse-messages') && !r.helper);
+  const messagesPath = messages?.node.path ? staticString(messages.node.path) : undefined;
+  if (!messages || !messagesPath || !messagesPath.startsWith('/')) return undefined;
+  const found = new Set<string>();
+  for (const stream of ordered) {
+    if (stream.helper || receiverKeys(stream.node).join() !== receiverKeys(messages.node).join()) continue;
+    for (const site of stream.sites) {
+      if (site.kind !== 'sse-stream' || !Node.isNewExpression(site.node)) continue;
+      const advertised = likelyString(site.node.getArguments()[0])?.replace(/[?#].*$/, '');
+      if (!advertised?.startsWith('/') || advertised.length <= messagesPath.length || !advertised.endsWith(messagesPath)) return undefined;
+      found.add(advertised.slice(0, -messagesPath.length).replace(/\/$/, ''));
+    }
+  }
+  return found.size === 1 ? [...found][0] || undefined : undefined;
 }
 
 function mountPrefixOf(region: RegionNode): string | undefined {
