@@ -42,7 +42,17 @@ import { sessionStateOf, sessionStateReason, traceSessionState } from './session
 import { requestCredentialsOf } from './request-credentials';
 import { broadcastOver, broadcastReason } from './broadcast';
 import { readsOrigin } from '../origin';
-import { contains, declarationOf, isFunctionNode, rootOf, spanOf, unwrapExpression, type FunctionNode, type RelPathOf } from './spans';
+import {
+  contains,
+  declarationOf,
+  isFunctionNode,
+  rootOf,
+  sameReceiver,
+  spanOf,
+  unwrapExpression,
+  type FunctionNode,
+  type RelPathOf,
+} from './spans';
 
 interface DraftRegion {
   /** Where the region is rewritten. */
@@ -363,7 +373,7 @@ function unroutedMethods(endpoint: RegionNode): HttpMethod[] {
   // Routes of the same receiver, or (NestJS) the decorated methods of the same controller.
   const siblings = Node.isDecorator(route.call.getParent())
     ? controllerRoutes(route.call)
-    : routeCalls(route.call.getSourceFile()).filter((call) => call.receiver.getText() === route.receiver.getText());
+    : routeCalls(route.call.getSourceFile()).filter((call) => sameReceiver(call.receiver, route.receiver));
   for (const call of siblings) {
     if (!call.path || pathOf(call.path) !== pathOf(route.path)) continue;
     // (`app.use('/mcp', express.json())` is middleware: it passes every method on)
