@@ -458,8 +458,26 @@ function receiverFramework(receiver: Node): FrameworkId | undefined {
     const typed = typeFramework(declaration.getTypeNode());
     if (typed) return typed;
   }
-  if (Node.isParameterDeclaration(declaration)) return typeFramework(declaration.getTypeNode());
+  if (Node.isParameterDeclaration(declaration)) return typeFramework(declaration.getTypeNode()) ?? contextualFramework(declaration);
   return undefined;
+}
+
+/**
+ * An untyped parameter of a function a variable's type describes: `const plugin: FastifyPluginAsync = async (app) =>`
+ * (the plugin's instance is fastify's, whatever its handlers' bodies look like).
+ */
+function contextualFramework(parameter: Node): FrameworkId | undefined {
+  const fn = parameter.getParent();
+  const holder = fn && isFunctionNode(fn) ? unwrapParents(fn) : undefined;
+  return holder && Node.isVariableDeclaration(holder) ? typeFramework(holder.getTypeNode()) : undefined;
+}
+
+/** The node holding a function expression, past parentheses and `as`/`satisfies` wrappers. */
+function unwrapParents(node: Node): Node | undefined {
+  let current = node.getParent();
+  while (current && (Node.isParenthesizedExpression(current) || Node.isAsExpression(current) || Node.isSatisfiesExpression(current)))
+    current = current.getParent();
+  return current;
 }
 
 function parameterFramework(fn: FunctionNode): FrameworkId | undefined {
