@@ -473,7 +473,10 @@ function slice(candidates: Node[], roots: Node[], machinery: SessionMachinery, l
     const needed = new Set<MorphSymbol>();
     for (const root of [...roots, ...kept]) for (const id of freeIdentifiers(root)) addSymbol(needed, id);
     for (const candidate of candidates) {
-      if (kept.has(candidate) || !writesAny(candidate, needed)) continue;
+      if (kept.has(candidate)) continue;
+      // (`await new Promise((resolve) => req.on('end', resolve))`: what was written before waits for it)
+      const waits = awaitsOnly(candidate) && !machinery.touches(candidate) && readsAny(candidate, needed);
+      if (!waits && !writesAny(candidate, needed)) continue;
       if (machinery.touches(candidate)) return `the server is built from session state (\`${firstLine(candidate)}\`)`;
       kept.add(candidate);
       changed = true;
@@ -512,13 +515,39 @@ function protocolVersionReader(candidates: Node[]): (statement: Node) => boolean
   return (statement) => header(statement) || freeIdentifiers(statement).some((id) => versions.has(valueSymbol(id)!));
 }
 
-/** `if (…) { …; return; }` with no else, that is not only a method check (the new endpoint writes its own). */
+/**
+ * `if (…) { …; return; }` with no else, that is not only a method check (the new endpoint writes its own); or one
+ * that answers only on some of its paths (`if (header) { if (!valid) { res.writeHead(401)…; return; } … }`): a
+ * check the request must still pass.
+ */
 function isEarlyAnswer(statement: Node): boolean {
-  if (!Node.isIfStatement(statement) || statement.getElseStatement() || !exits(statement.getThenStatement())) return false;
-  return !isMethodTest(statement.getExpression());
+  if (!Node.isIfStatement(statement) || statement.getElseStatement() || isMethodTest(statement.getExpression())) return false;
+  return exits(statement.getThenStatement()) || leavesSomewhere(statement.getThenStatement());
 }
 
-/** The statement declares or assigns one of the symbols. */
+/** A `return` or `throw` of the handler itself (not of a function declared inside) somewhere in the node. */
+function leavesSomewhere(node: Node): boolean {
+  return [...descendantsOfKind(node, SyntaxKind.ReturnStatement), ...descendantsOfKind(node, SyntaxKind.ThrowStatement)].some(
+    (exit) => exit.getFirstAncestor((a) => isFunctionNode(a) || a === node) === node,
+  );
+}
+
+const ASSIGNMENTS = new Set([
+  SyntaxKind.EqualsToken,
+  SyntaxKind.PlusEqualsToken,
+  SyntaxKind.MinusEqualsToken,
+  SyntaxKind.AsteriskEqualsToken,
+  SyntaxKind.SlashEqualsToken,
+  SyntaxKind.BarBarEqualsToken,
+  SyntaxKind.AmpersandAmpersandEqualsToken,
+  SyntaxKind.QuestionQuestionEqualsToken,
+]);
+
+/**
+ * The statement declares one of the symbols, or changes it anywhere inside, callbacks included: assigns it
+ * (`token = value`, `raw += chunk` in a `data` listener), counts it up or down, or sets a property of it
+ * (`context.token = token`).
+ */
 function writesAny(statement: Node, symbols: Set<MorphSymbol>): boolean {
   const written = (id: Node) => symbols.has(valueSymbol(id)!);
   if (Node.isVariableStatement(statement)) {
@@ -527,11 +556,40 @@ function writesAny(statement: Node, symbols: Set<MorphSymbol>): boolean {
       return Node.isIdentifier(name) ? written(name) : name.getDescendantsOfKind(SyntaxKind.Identifier).some(written);
     });
   }
-  return [statement, ...descendantsOfKind(statement, SyntaxKind.BinaryExpression)].some((binary) => {
-    if (!Node.isBinaryExpression(binary) || binary.getOperatorToken().getKind() !== SyntaxKind.EqualsToken) return false;
-    const left = binary.getLeft();
+  const target = (node: Node): Node => {
+    let current = unwrapExpression(node);
+    while (Node.isPropertyAccessExpression(current) || Node.isElementAccessExpression(current))
+      current = unwrapExpression(current.getExpression());
+    return current;
+  };
+  const assigned = [statement, ...descendantsOfKind(statement, SyntaxKind.BinaryExpression)].some((binary) => {
+    if (!Node.isBinaryExpression(binary) || !ASSIGNMENTS.has(binary.getOperatorToken().getKind())) return false;
+    const left = target(binary.getLeft());
     return Node.isIdentifier(left) && written(left);
   });
+  if (assigned) return true;
+  return [
+    ...statement.getDescendantsOfKind(SyntaxKind.PrefixUnaryExpression),
+    ...statement.getDescendantsOfKind(SyntaxKind.PostfixUnaryExpression),
+  ].some((unary) => {
+    const operator = unary.getOperatorToken();
+    if (operator !== SyntaxKind.PlusPlusToken && operator !== SyntaxKind.MinusMinusToken) return false;
+    const operand = target(unary.getOperand());
+    return Node.isIdentifier(operand) && written(operand);
+  });
+}
+
+/** `await …;` on its own: the statement only waits (for an event, a timer, a promise the handler made). */
+function awaitsOnly(statement: Node): boolean {
+  if (!Node.isExpressionStatement(statement)) return false;
+  let expression = statement.getExpression();
+  while (Node.isParenthesizedExpression(expression)) expression = expression.getExpression();
+  return Node.isAwaitExpression(expression);
+}
+
+/** The statement reads one of the symbols. */
+function readsAny(statement: Node, symbols: Set<MorphSymbol>): boolean {
+  return freeIdentifiers(statement).some((id) => symbols.has(valueSymbol(id)!));
 }
 
 // ---- shared ----------------------------------------------------------------------------------------------------
