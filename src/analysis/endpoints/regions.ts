@@ -339,7 +339,26 @@ function listenerArrivals(fn: FunctionNode): ArrivalNode[] {
       arrivals.push({ kind: 'listener', site: property, web: true });
     }
   }
+  // (Next.js Pages Router: the default export of a file under pages/api/ gets every request to its path, with Node's
+  // request and response)
+  if (arrivals.length === 0 && isPagesApiHandler(fn)) arrivals.push({ kind: 'listener', site: fn, web: false });
   return arrivals;
+}
+
+/** `export default function handler(req, res)` (or a default-exported const) in a `pages/api/` file. */
+function isPagesApiHandler(fn: FunctionNode): boolean {
+  if (fn.getParameters().length !== 2 || !/(?:^|\/)pages\/api\//.test(fn.getSourceFile().getFilePath())) return false;
+  if (Node.isFunctionDeclaration(fn) && fn.isDefaultExport()) return true;
+  const holder = fn.getParent();
+  if (Node.isExportAssignment(holder)) return true;
+  const name = Node.isVariableDeclaration(holder) ? holder.getNameNode() : Node.isFunctionDeclaration(fn) ? fn.getNameNode() : undefined;
+  return (
+    !!name &&
+    fn
+      .getSourceFile()
+      .getExportAssignments()
+      .some((a) => !a.isExportEquals() && a.getExpression().getText() === name.getText())
+  );
 }
 
 /** Calls that hand this function the caller's request objects (`serveMcp(req, res, sessions)`). */
