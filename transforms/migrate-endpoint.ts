@@ -488,12 +488,17 @@ function sourceCode(edit: FileEdit, plan: EndpointPlan, params: HandlerParams): 
     // The shared instance goes once nothing uses it; requests call its factory.
     edit.dead.add(source.reference);
     const variable = params.names.includes('server') ? 'mcpServer' : 'server';
-    return { prelude: [], build: [`const ${variable} = ${source.factoryCall};`], variable, factory: `() => ${source.factoryCall}` };
+    return {
+      prelude: source.prelude ?? [],
+      build: [`const ${variable} = ${source.factoryCall};`],
+      variable,
+      factory: `() => ${source.factoryCall}`,
+    };
   }
   if (source.kind === 'shared' && source.hoist) {
     const factory = source.hoist.field ? `this.${source.hoist.factory}` : importedFactory(edit, source.reference, source.hoist);
     const variable = params.names.includes('server') ? 'mcpServer' : 'server';
-    return { prelude: [], build: [`const ${variable} = ${factory}();`], variable, factory: `() => ${factory}()` };
+    return { prelude: source.prelude ?? [], build: [`const ${variable} = ${factory}();`], variable, factory: `() => ${factory}()` };
   }
   throw new Error(`no server for ${plan.id}`);
 }

@@ -149,6 +149,12 @@ export type ServerSource =
       /** It is made by one call of a factory in scope (`const server = buildServer()`): requests call that instead. */
       factoryCall?: string;
       blocker?: string;
+      /**
+       * Statements of the region before the server is connected that answer early or compute what the request is
+       * served with (`const user = await lookupUser(…); if (!user) return res.status(401)…`): they stay in the new
+       * handler, before it builds its server.
+       */
+      prelude?: string[];
     }
   | { kind: 'unknown'; why: string };
 

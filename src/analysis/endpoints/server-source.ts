@@ -113,14 +113,31 @@ export function serverSourceOf(
         ...built(region, first.call, destructuredCall(declaration)!, declaration, machinery, perRequest, relPath),
         connect: first.call,
       };
-    if (declaration)
-      return { source: shared(expression, declaration, region, relPath), connect: first.call, sharedDeclaration: declaration };
+    if (declaration) {
+      const prelude = sharedPrelude(region, first.call, machinery, perRequest);
+      if (typeof prelude === 'string') return { source: { kind: 'unknown', why: prelude }, connect: first.call };
+      return {
+        source: { ...shared(expression, declaration, region, relPath), ...prelude.source },
+        connect: first.call,
+        sharedDeclaration: declaration,
+        prelude: prelude.nodes,
+      };
+    }
   }
   if (Node.isPropertyAccessExpression(expression) && expression.getExpression().getKind() === SyntaxKind.ThisKeyword) {
     const reference = expression.getText();
+    const prelude = sharedPrelude(region, first.call, machinery, perRequest);
+    if (typeof prelude === 'string') return { source: { kind: 'unknown', why: prelude }, connect: first.call };
     return {
-      source: { kind: 'shared', reference, declaration: spanOf(expression, relPath), ...fieldHoist(expression, facts, relPath) },
+      source: {
+        kind: 'shared',
+        reference,
+        declaration: spanOf(expression, relPath),
+        ...fieldHoist(expression, facts, relPath),
+        ...prelude.source,
+      },
       connect: first.call,
+      prelude: prelude.nodes,
     };
   }
   return { source: { kind: 'unknown', why: `the server \`${first.server.getText()}\` is not built where its origin can be read` } };
@@ -351,6 +368,26 @@ function withoutSessionStatements(statement: Node, machinery: SessionMachinery):
   let text = statement.getText();
   for (const r of [...removed].reverse()) text = text.slice(0, r.getFullStart() - start) + text.slice(r.getEnd() - start);
   return { text: templateText(statement, text), removed };
+}
+
+/**
+ * A shared server's endpoint keeps what the handler did before connecting it: its early answers (an auth check) and
+ * what computes the values it is served with, as a built server's does (see slice). A message when that cannot be
+ * kept apart from the session code.
+ */
+function sharedPrelude(
+  region: RegionNode,
+  connect: Node,
+  machinery: SessionMachinery,
+  { carried = [], logs = false }: KeptPerRequest,
+): { source: { prelude?: string[] }; nodes: Node[] } | string {
+  const anchor = statementOf(connect);
+  if (!anchor) return { source: {}, nodes: [] };
+  const candidates = candidatesBefore(anchor, region, machinery);
+  if (typeof candidates === 'string') return candidates.replace(/^the server is built/, 'the server is connected');
+  const nodes = slice(candidates, carried, machinery, logs);
+  if (typeof nodes === 'string') return nodes;
+  return { source: nodes.length > 0 ? { prelude: nodes.map((n) => templateText(n)) } : {}, nodes };
 }
 
 /**
