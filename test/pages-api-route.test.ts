@@ -47,3 +47,52 @@ it.each(['2025-11-25', '2026-07-28'] as const)('migrates a pages/api route with 
   expect(result.manual.filter((m) => m.file === 'pages/api/mcp.ts' && m.ruleId !== 'per-request-transport')).toEqual([]);
   expect(result.endpoints?.map((e) => e.file)).toEqual(['pages/api/mcp.ts']);
 });
+
+it('follows the @/ alias to the module-level server and keeps the auth check before it', () => {
+  const root = scratchDir('pages-api', 'alias');
+  fs.mkdirSync(path.join(root, 'pages', 'api'), { recursive: true });
+  fs.mkdirSync(path.join(root, 'lib'), { recursive: true });
+  fs.writeFileSync(
+    path.join(root, 'package.json'),
+    JSON.stringify({ name: 'glossary', dependencies: { '@modelcontextprotocol/sdk': '^1.32.2' } }),
+  );
+  fs.writeFileSync(
+    path.join(root, 'lib', 'glossary.ts'),
+    [
+      `import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";`,
+      `export const glossary = new McpServer({ name: "glossary", version: "1.0.0" });`,
+      `glossary.registerTool("define", { description: "a definition", annotations: { readOnlyHint: true } }, async () => ({`,
+      `  content: [{ type: "text", text: "idempotent" }],`,
+      `}));`,
+      ``,
+    ].join('\n'),
+  );
+  fs.writeFileSync(
+    path.join(root, 'pages', 'api', 'mcp.ts'),
+    [
+      `import type { NextApiRequest, NextApiResponse } from "next";`,
+      `import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";`,
+      `import { glossary } from "@/lib/glossary";`,
+      `import { sessionOf } from "@/lib/auth";`,
+      ``,
+      `export default async function handler(req: NextApiRequest, res: NextApiResponse) {`,
+      `  const session = await sessionOf(req.headers.authorization);`,
+      `  if (!session) {`,
+      `    res.status(401).end("Unauthorized");`,
+      `    return;`,
+      `  }`,
+      `  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });`,
+      `  await glossary.connect(transport);`,
+      `  await transport.handleRequest(req, res, req.body);`,
+      `}`,
+      ``,
+    ].join('\n'),
+  );
+  const result = apply({ paths: [root], cwd: root, dryRun: true, target: '2025-11-25' });
+  expect(result.changes.map((c) => c.file).sort()).toEqual(['lib/glossary.ts', 'pages/api/mcp.ts']);
+  const route = result.changes.find((c) => c.file === 'pages/api/mcp.ts')!.diff;
+  expect(route).toContain('+import { createMcpServer } from "@/lib/glossary";');
+  expect(route).toMatch(/\n {3}const session = await sessionOf\(req\.headers\.authorization\);\n {3}if \(!session\) \{/);
+  expect(route).toContain('+  const server = createMcpServer();');
+  expect(result.manual.filter((m) => m.ruleId !== 'per-request-transport')).toEqual([]);
+});
