@@ -383,6 +383,7 @@ function endpointBody(
     names,
     parsedBody: region.parsedBody ?? messagesBody(region, adapter, params),
     servedCatch: region.servedCatch,
+    servedWithin: region.servedWithin,
   };
   if (!v2) {
     const flavor = adapter.access(params)?.flavor;

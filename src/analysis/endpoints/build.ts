@@ -33,7 +33,7 @@ import {
 } from './regions';
 import { SessionMachinery, sessionSiteNodes, sessionStateCalls, transportSites, type TransportSite } from './sites';
 import { regionStatements, serverSourceOf } from './server-source';
-import { servedCatchOf } from './served-catch';
+import { servedCatchOf, servedWithinOf } from './served-catch';
 import { isTestFile } from './classify';
 import { messageTakeoverOf } from './bridge';
 import { exportedCallerOf } from './leftovers';
@@ -49,6 +49,7 @@ import {
   rootOf,
   sameReceiver,
   spanOf,
+  templateText,
   unwrapExpression,
   type FunctionNode,
   type RelPathOf,
@@ -264,7 +265,7 @@ function planOf(group: DraftRegion[], relPath: RelPathOf, local: boolean): Endpo
   const machinery = new SessionMachinery(source.facts, handling(source).block);
   // (the handler rewritten in place keeps its own logging; a new endpoint does not take the stream route's)
   const inPlace = source === primary && !source.helper && source.roles.has('streamable');
-  const carried = [...requestValues(source), ...servedBodies(source)];
+  const carried = [...requestValues(source), ...servedBodies(source), ...servedWrapperArguments(source)];
   const server = serverSourceOf(handling(source), source.facts, machinery, relPath, { carried, logs: inPlace });
   if (source.helper) server.source = liftedServer(server.source, source.helper, group);
   const regions = ordered.map((r) => regionPlan(r, relPath, r === primary));
@@ -423,6 +424,14 @@ function mountPrefixOf(region: RegionNode): string | undefined {
   return undefined;
 }
 
+/** The arguments of the call the region serves inside (`scope.run({ userId }, …)`): the new endpoint computes them too. */
+function servedWrapperArguments(draft: DraftRegion): Node[] {
+  if (draft.helper) return [];
+  const serves = draft.sites.filter((s) => s.kind !== 'sse-stream' && Node.isCallExpression(s.node));
+  const within = serves.length === 1 ? servedWithinOf(draft.node.fn, serves[0].node) : undefined;
+  return within ? within.getArguments().slice(0, -1) : [];
+}
+
 /**
  * The parsed bodies the region hands its transport (`transport.handleRequest(req, res, body)`): the new endpoint
  * serves with the same one, so what computes it (`const body = await readJson(req)`) stays.
@@ -475,6 +484,14 @@ function regionPlan(draft: DraftRegion, relPath: RelPathOf, endpoint: boolean): 
   const served = servedBodies(draft)[0];
   const parsedBody = served && !readsBridgedRequest(served) ? served : undefined;
   const servedCatch = endpoint && serves.length === 1 ? servedCatchOf(region.fn, serves[0].node) : undefined;
+  const within = endpoint && serves.length === 1 ? servedWithinOf(region.fn, serves[0].node) : undefined;
+  const servedWithin = within && {
+    callee: within.getExpression().getText(),
+    args: within
+      .getArguments()
+      .slice(0, -1)
+      .map((a) => templateText(a)),
+  };
   return {
     role: roleOf(draft.roles),
     endpoint,
@@ -496,6 +513,7 @@ function regionPlan(draft: DraftRegion, relPath: RelPathOf, endpoint: boolean): 
     framework: region.framework ?? 'express',
     parsedBody: parsedBody?.getText(),
     servedCatch,
+    servedWithin,
   };
 }
 
