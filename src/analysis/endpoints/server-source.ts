@@ -582,8 +582,8 @@ const ASSIGNMENTS = new Set([
 
 /**
  * The statement declares one of the symbols, or changes it anywhere inside, callbacks included: assigns it
- * (`token = value`, `raw += chunk` in a `data` listener), counts it up or down, or sets a property of it
- * (`context.token = token`).
+ * (`token = value`, `raw += chunk` in a `data` listener), counts it up or down, sets a property of it
+ * (`context.token = token`) or calls a method of it (`headers.set(key, value)`).
  */
 function writesAny(statement: Node, symbols: Set<MorphSymbol>): boolean {
   const written = (id: Node) => symbols.has(valueSymbol(id)!);
@@ -605,6 +605,16 @@ function writesAny(statement: Node, symbols: Set<MorphSymbol>): boolean {
     return Node.isIdentifier(left) && written(left);
   });
   if (assigned) return true;
+  // (`headers.set(key, value)` in a loop that fills the headers the auth check reads)
+  const called = descendantsOfKind(statement, SyntaxKind.CallExpression).some((call) => {
+    const callee = call.getExpression();
+    if (!Node.isPropertyAccessExpression(callee)) return false;
+    const receiver = target(callee.getExpression());
+    // (a local the handler made, not its request or response: `res.on('close', …)` changes nothing it computed)
+    const declaration = Node.isIdentifier(receiver) ? valueSymbol(receiver)?.getDeclarations()[0] : undefined;
+    return !!declaration && Node.isVariableDeclaration(declaration) && written(receiver);
+  });
+  if (called) return true;
   return [
     ...statement.getDescendantsOfKind(SyntaxKind.PrefixUnaryExpression),
     ...statement.getDescendantsOfKind(SyntaxKind.PostfixUnaryExpression),
