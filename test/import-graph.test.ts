@@ -77,6 +77,21 @@ describe('ImportGraph', () => {
     expect(graph.importers[1]).toEqual([0]);
   });
 
+  it('follows path aliases no package name can start with to the nearest project file they can name', () => {
+    expect(localSpecifiers(`import { a } from '@/lib/a';\nimport b from '~/b';\nimport c from '#c';\nimport d from '@scope/d';`)).toEqual([
+      '@/lib/a',
+      '~/b',
+      '#c',
+    ]);
+    const graph = new ImportGraph([
+      file('/p/pages/api/mcp.ts', ['@/lib/a', '~/b', '#c', '@/missing']),
+      file('/p/lib/a.ts'),
+      file('/p/src/b.ts'),
+      file('/p/src/c/index.ts'),
+    ]);
+    expect(graph.imports[0]).toEqual([1, 2, 3]);
+  });
+
   it('groups files linked in either direction, and reaches along one direction', () => {
     // 0 → 1 → 2, 3 → 1, 4 alone
     const graph = new ImportGraph([

@@ -385,6 +385,7 @@ function endpointBody(
     names,
     parsedBody: region.parsedBody ?? messagesBody(region, adapter, params),
     servedCatch: region.servedCatch,
+    servedWithin: region.servedWithin,
   };
   if (!v2) {
     const flavor = adapter.access(params)?.flavor;
@@ -490,12 +491,17 @@ function sourceCode(edit: FileEdit, plan: EndpointPlan, params: HandlerParams): 
     // The shared instance goes once nothing uses it; requests call its factory.
     edit.dead.add(source.reference);
     const variable = params.names.includes('server') ? 'mcpServer' : 'server';
-    return { prelude: [], build: [`const ${variable} = ${source.factoryCall};`], variable, factory: `() => ${source.factoryCall}` };
+    return {
+      prelude: source.prelude ?? [],
+      build: [`const ${variable} = ${source.factoryCall};`],
+      variable,
+      factory: `() => ${source.factoryCall}`,
+    };
   }
   if (source.kind === 'shared' && source.hoist) {
     const factory = source.hoist.field ? `this.${source.hoist.factory}` : importedFactory(edit, source.reference, source.hoist);
     const variable = params.names.includes('server') ? 'mcpServer' : 'server';
-    return { prelude: [], build: [`const ${variable} = ${factory}();`], variable, factory: `() => ${factory}()` };
+    return { prelude: source.prelude ?? [], build: [`const ${variable} = ${factory}();`], variable, factory: `() => ${factory}()` };
   }
   throw new Error(`no server for ${plan.id}`);
 }

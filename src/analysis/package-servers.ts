@@ -39,8 +39,9 @@ export function packageServerFactories(facts: FileFacts, sourceFile: SourceFile)
     }
     if (!init || !Node.isCallExpression(init) || found.some((f) => f.call === init)) continue;
     const origin = resolveOrigin(init.getExpression());
-    // A package name (`@playwright/mcp`), not a project file (relative or resolved to a path) or a `node:` builtin.
-    if (!origin || /^[./]|:/.test(origin.module) || isMcpModule(origin.module)) continue;
+    // A package name (`@playwright/mcp`), not a project file (relative or resolved to a path, or through a path
+    // alias no package name can start with: `@/lib/server`, `~/lib/server`, `#lib/server`) or a `node:` builtin.
+    if (!origin || /^(?:[./]|[@~]\/|#)|:/.test(origin.module) || isMcpModule(origin.module)) continue;
     found.push({ call: init, factory: origin.name, module: origin.module, variable });
   }
   return found;

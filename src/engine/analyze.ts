@@ -16,7 +16,7 @@ import type { EndpointPlan, Span } from '../analysis/endpoints/model';
 import { explainLeftover } from '../analysis/endpoints/leftovers';
 import type { RelPathOf } from '../analysis/endpoints/spans';
 import { applySuppressions, parseSuppressions } from './suppressions';
-import { ImportGraph, isLocalSpecifier, localSpecifiers } from './import-graph';
+import { aliasBases, ImportGraph, isAliasSpecifier, isLocalSpecifier, localSpecifiers } from './import-graph';
 import { findMarkers } from './markers';
 import { emitProgress } from './progress';
 import { servesMcp } from '../analysis/serves-mcp';
@@ -138,7 +138,13 @@ function rememberSymbols(project: Project): void {
 const localModulesOnly: ResolutionHostFactory = (host, compilerOptions) => ({
   resolveModuleNames: (names, containingFile) =>
     names.map((name) =>
-      isLocalSpecifier(name) ? ts.resolveModuleName(name, containingFile, compilerOptions(), host).resolvedModule : undefined,
+      isLocalSpecifier(name)
+        ? ts.resolveModuleName(name, containingFile, compilerOptions(), host).resolvedModule
+        : isAliasSpecifier(name)
+          ? aliasBases(containingFile, name)
+              .map((base) => ts.resolveModuleName(base, containingFile, compilerOptions(), host).resolvedModule)
+              .find((resolved) => resolved !== undefined)
+          : undefined,
     ),
 });
 
@@ -261,6 +267,8 @@ function addUnscannedImports(project: Project, sources: readonly SourceInput[]):
   let added = 0;
   for (const source of sources) {
     for (const specifier of new Set(localSpecifiers(source.text))) {
+      // (an alias names a scanned file or none this step can tell)
+      if (isAliasSpecifier(specifier)) continue;
       const file = onDisk(source.absPath, specifier);
       if (!file || known.has(file)) continue;
       known.add(file);

@@ -20,12 +20,39 @@ export function isLocalSpecifier(specifier: string): boolean {
   return LOCAL.test(specifier);
 }
 
-/** Local module specifiers written in `text`, in order of appearance, duplicates kept. */
+/**
+ * Path aliases no package name can start with (`@/lib/server`, `~/lib/server`, `#lib/server`): a tsconfig `paths`
+ * entry, a bundler alias or a package.json `imports` entry maps them to project files, most often from the project
+ * root or its `src/` (`"@/*": ["./src/*"]`).
+ */
+const ALIAS = /^(?:[@~]\/|#(?!\/))/;
+
+export function isAliasSpecifier(specifier: string): boolean {
+  return ALIAS.test(specifier);
+}
+
+/**
+ * Where an alias may point, nearest first: the rest of the specifier under each folder above the importing file, and
+ * under its `src/` (the analysis takes the first that names a project file).
+ */
+export function aliasBases(fromFile: string, specifier: string): string[] {
+  const rest = specifier.replace(ALIAS, '');
+  const bases: string[] = [];
+  for (let dir = path.dirname(fromFile), i = 0; i < 32; i++) {
+    bases.push(path.join(dir, rest), path.join(dir, 'src', rest));
+    const parent = path.dirname(dir);
+    if (parent === dir) break;
+    dir = parent;
+  }
+  return bases;
+}
+
+/** Local module specifiers (and path aliases) written in `text`, in order of appearance, duplicates kept. */
 export function localSpecifiers(text: string): string[] {
   const found: string[] = [];
   for (const match of text.matchAll(SPECIFIER)) {
     const specifier = match[2] ?? match[4];
-    if (isLocalSpecifier(specifier)) found.push(detached(specifier));
+    if (isLocalSpecifier(specifier) || isAliasSpecifier(specifier)) found.push(detached(specifier));
   }
   return found;
 }
@@ -69,6 +96,13 @@ class PathIndex {
 
   /** `./a` may be `a.ts` or `a/index.ts`; `./a.js` may be `a.ts`; `./a.ts` is `a.ts`. */
   resolve(fromFile: string, specifier: string): number[] {
+    if (isAliasSpecifier(specifier)) {
+      for (const base of aliasBases(fromFile, specifier)) {
+        const found = this.resolve(fromFile, base);
+        if (found.length > 0) return found;
+      }
+      return [];
+    }
     const base = (specifier.startsWith('/') ? path.resolve(specifier) : path.resolve(path.dirname(fromFile), specifier)).toLowerCase();
     return [
       ...(this.keys.get(base) ?? []),

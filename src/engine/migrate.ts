@@ -20,7 +20,7 @@ import { migrateSdkSurface } from './sdk-v2-surface';
 import { fixupsFor, importsModule, satisfyV2Dependencies, settledByRaise, withoutAnsweredCodemodNotes } from './v2-fixups';
 import type { Raise } from './v2-dependencies';
 import { DEFAULT_TARGET, type Target } from './targets';
-import { raiseDependencyRange, raiseSdkRange, sdkCompanions, sdkFloor, V1_SDK, V1_TESTED_RANGE } from './sdk-floor';
+import { raiseDependencyRange, raiseSdkRange, migratedTexts, sdkCompanions, sdkFloor, V1_SDK, V1_TESTED_RANGE } from './sdk-floor';
 import { importsPackage, LEGACY_PACKAGE, withoutDependency } from './sdk-v2-surface';
 import * as path from 'node:path';
 import { emitProgress } from './progress';
@@ -235,7 +235,7 @@ export function migrateSources(sources: SourceInput[], options: MigrateOptions =
 function raiseSdkFloors(files: Map<string, WorkingFile>, manifests: Map<string, string>, notes: ManualItem[]): Map<string, string> {
   const raised = new Map<string, string>();
   for (const [manifest, owned] of changedFilesByManifest(files, manifests)) {
-    const floor = sdkFloor(owned.map((w) => w.text));
+    const floor = sdkFloor(migratedTexts(owned));
     const text = floor ? raiseSdkRange(manifests.get(manifest)!, floor) : undefined;
     if (!text) continue;
     raised.set(manifest, text);

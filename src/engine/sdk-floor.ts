@@ -5,6 +5,7 @@
 // install would.
 import semver from 'semver';
 import { installedPackage } from './v2-dependencies';
+import { MARKER_PATTERN } from './markers';
 
 export const V1_SDK = '@modelcontextprotocol/sdk';
 /** The v1 SDK range this release writes (what it is tested with). */
@@ -24,6 +25,15 @@ export function sdkFloor(texts: Iterable<string>): string | undefined {
     }
   }
   return floor;
+}
+
+/**
+ * The migrated texts that need the SDK to have what they use: each file's new text, unless the migration only added
+ * markers to it (an endpoint left as it was asks nothing more of the SDK than the code already did).
+ */
+export function migratedTexts(files: Iterable<{ original: string; text: string }>): string[] {
+  const bare = (text: string) => text.replace(new RegExp(`[ \\t]*${MARKER_PATTERN.source}[ \\t]*\\r?\\n?`, 'g'), '');
+  return [...files].filter((file) => file.text !== file.original && bare(file.text) !== bare(file.original)).map((file) => file.text);
 }
 
 /**

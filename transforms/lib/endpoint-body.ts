@@ -41,6 +41,8 @@ export interface BodyInput {
   parsedBody?: string;
   /** The old handler's catch clause around its serve call: the new serve keeps it instead of the template's. */
   servedCatch?: ServedCatch;
+  /** The call the old handler served inside (`scope.run(value, async () => …)`): the new serve runs in it too. */
+  servedWithin?: { callee: string; args: string[] };
 }
 
 export const METHOD_NOT_ALLOWED: ErrorAnswer = { status: 405, code: -32000, message: 'Method not allowed.', allowPost: true };
@@ -152,7 +154,9 @@ function ownCatch(input: BodyInput): ServedCatch | undefined {
 /** Serving the request, inside the credentials' scope when there is one. */
 function inScope(input: BodyInput, serve: string): string {
   const scope = input.server.scope;
-  return scope ? servedInScope(scope.name, scope.value, serve) : serve;
+  const scoped = scope ? servedInScope(scope.name, scope.value, serve) : serve;
+  const within = input.servedWithin;
+  return within ? `${within.callee}(${[...within.args, `() => ${scoped}`].join(', ')})` : scoped;
 }
 
 /**

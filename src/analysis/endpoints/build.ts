@@ -33,7 +33,7 @@ import {
 } from './regions';
 import { SessionMachinery, sessionSiteNodes, sessionStateCalls, transportSites, type TransportSite } from './sites';
 import { regionStatements, serverSourceOf } from './server-source';
-import { servedCatchOf } from './served-catch';
+import { servedCatchOf, servedWithinOf } from './served-catch';
 import { isTestFile } from './classify';
 import { messageTakeoverOf } from './bridge';
 import { exportedCallerOf } from './leftovers';
@@ -42,7 +42,18 @@ import { sessionStateOf, sessionStateReason, traceSessionState } from './session
 import { requestCredentialsOf } from './request-credentials';
 import { broadcastOver, broadcastReason } from './broadcast';
 import { readsOrigin } from '../origin';
-import { contains, declarationOf, isFunctionNode, rootOf, spanOf, unwrapExpression, type FunctionNode, type RelPathOf } from './spans';
+import {
+  contains,
+  declarationOf,
+  isFunctionNode,
+  rootOf,
+  sameReceiver,
+  spanOf,
+  templateText,
+  unwrapExpression,
+  type FunctionNode,
+  type RelPathOf,
+} from './spans';
 
 interface DraftRegion {
   /** Where the region is rewritten. */
@@ -254,15 +265,21 @@ function planOf(group: DraftRegion[], relPath: RelPathOf, local: boolean): Endpo
   const machinery = new SessionMachinery(source.facts, handling(source).block);
   // (the handler rewritten in place keeps its own logging; a new endpoint does not take the stream route's)
   const inPlace = source === primary && !source.helper && source.roles.has('streamable');
-  const carried = [...requestValues(source), ...servedBodies(source)];
+  const carried = [...requestValues(source), ...servedBodies(source), ...servedWrapperArguments(source)];
   const server = serverSourceOf(handling(source), source.facts, machinery, relPath, { carried, logs: inPlace });
   if (source.helper) server.source = liftedServer(server.source, source.helper, group);
   const regions = ordered.map((r) => regionPlan(r, relPath, r === primary));
+  // (routes mounted where the analysis cannot follow, when the old transport names its messages URL: the prefix)
+  const advertised = advertisedPrefix(ordered);
+  if (advertised) {
+    for (const region of regions)
+      for (const arrival of region.arrivals) if (arrival.kind === 'route' && !arrival.mountPrefix) arrival.mountPrefix = advertised;
+  }
   // (a new endpoint beside split HTTP+SSE routes serves with the parsed body the messages route handed its transport)
   const messagesBody = !primary && stream ? parsedMessagesBody(ordered) : undefined;
   if (messagesBody) regions[ordered.indexOf(stream!)].messagesBody = messagesBody;
   const pathNode = primary?.node.path;
-  const prefix = primary ? mountPrefixOf(primary.node) : undefined;
+  const prefix = primary ? (mountPrefixOf(primary.node) ?? advertised) : undefined;
   const pathValue = pathNode ? staticString(pathNode) : undefined;
   const path = pathNode
     ? { code: pathNode.getText(), value: pathValue, display: joinPath(prefix, likelyString(pathNode) ?? pathNode.getText()) }
@@ -357,7 +374,7 @@ function unroutedMethods(endpoint: RegionNode): HttpMethod[] {
   // Routes of the same receiver, or (NestJS) the decorated methods of the same controller.
   const siblings = Node.isDecorator(route.call.getParent())
     ? controllerRoutes(route.call)
-    : routeCalls(route.call.getSourceFile()).filter((call) => call.receiver.getText() === route.receiver.getText());
+    : routeCalls(route.call.getSourceFile()).filter((call) => sameReceiver(call.receiver, route.receiver));
   for (const call of siblings) {
     if (!call.path || pathOf(call.path) !== pathOf(route.path)) continue;
     // (`app.use('/mcp', express.json())` is middleware: it passes every method on)
@@ -373,6 +390,29 @@ function isMiddleware(call: Node): boolean {
   return !!callee && Node.isPropertyAccessExpression(callee) && callee.getName() === 'use';
 }
 
+/**
+ * The prefix an HTTP+SSE pair's routes are mounted under, read off the messages URL the stream hands its clients
+ * (`new SSEServerTransport('/api/mcp/messages', res)` for a `router.post('/messages')`): for routes on one router
+ * whose mounting the analysis did not find (it is in a file with no MCP code, or made at run time).
+ */
+function advertisedPrefix(ordered: DraftRegion[]): string | undefined {
+  if (ordered.some((r) => mountPrefixOf(r.node) !== undefined)) return undefined;
+  const messages = ordered.find((r) => r.roles.has('sse-messages') && !r.helper);
+  const messagesPath = messages?.node.path ? staticString(messages.node.path) : undefined;
+  if (!messages || !messagesPath || !messagesPath.startsWith('/')) return undefined;
+  const found = new Set<string>();
+  for (const stream of ordered) {
+    if (stream.helper || receiverKeys(stream.node).join() !== receiverKeys(messages.node).join()) continue;
+    for (const site of stream.sites) {
+      if (site.kind !== 'sse-stream' || !Node.isNewExpression(site.node)) continue;
+      const advertised = likelyString(site.node.getArguments()[0])?.replace(/[?#].*$/, '');
+      if (!advertised?.startsWith('/') || advertised.length <= messagesPath.length || !advertised.endsWith(messagesPath)) return undefined;
+      found.add(advertised.slice(0, -messagesPath.length).replace(/\/$/, ''));
+    }
+  }
+  return found.size === 1 ? [...found][0] || undefined : undefined;
+}
+
 function mountPrefixOf(region: RegionNode): string | undefined {
   for (const arrival of region.arrivals) {
     if (arrival.kind === 'route' && arrival.mountPrefix) return arrival.mountPrefix;
@@ -382,6 +422,14 @@ function mountPrefixOf(region: RegionNode): string | undefined {
     }
   }
   return undefined;
+}
+
+/** The arguments of the call the region serves inside (`scope.run({ userId }, …)`): the new endpoint computes them too. */
+function servedWrapperArguments(draft: DraftRegion): Node[] {
+  if (draft.helper) return [];
+  const serves = draft.sites.filter((s) => s.kind !== 'sse-stream' && Node.isCallExpression(s.node));
+  const within = serves.length === 1 ? servedWithinOf(draft.node.fn, serves[0].node) : undefined;
+  return within ? within.getArguments().slice(0, -1) : [];
 }
 
 /**
@@ -436,6 +484,14 @@ function regionPlan(draft: DraftRegion, relPath: RelPathOf, endpoint: boolean): 
   const served = servedBodies(draft)[0];
   const parsedBody = served && !readsBridgedRequest(served) ? served : undefined;
   const servedCatch = endpoint && serves.length === 1 ? servedCatchOf(region.fn, serves[0].node) : undefined;
+  const within = endpoint && serves.length === 1 ? servedWithinOf(region.fn, serves[0].node) : undefined;
+  const servedWithin = within && {
+    callee: within.getExpression().getText(),
+    args: within
+      .getArguments()
+      .slice(0, -1)
+      .map((a) => templateText(a)),
+  };
   return {
     role: roleOf(draft.roles),
     endpoint,
@@ -457,6 +513,7 @@ function regionPlan(draft: DraftRegion, relPath: RelPathOf, endpoint: boolean): 
     framework: region.framework ?? 'express',
     parsedBody: parsedBody?.getText(),
     servedCatch,
+    servedWithin,
   };
 }
 

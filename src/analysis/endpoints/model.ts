@@ -103,6 +103,12 @@ export interface Region {
   messagesBody?: { param: number; access: string };
   /** The author's catch clause around the transport's `handleRequest`, kept around the new serve (see served-catch.ts). */
   servedCatch?: ServedCatch;
+  /**
+   * The call whose callback the old handler served the request in (`requestContext.run({ userId }, async () => {
+   * await transport.handleRequest(…) })`): the new serve runs inside the same call. `args`: the arguments before the
+   * callback, as written.
+   */
+  servedWithin?: { callee: string; args: string[] };
 }
 
 /** A catch clause as written: its variable (absent for `catch {`) and its statements, in template indentation. */
@@ -149,6 +155,12 @@ export type ServerSource =
       /** It is made by one call of a factory in scope (`const server = buildServer()`): requests call that instead. */
       factoryCall?: string;
       blocker?: string;
+      /**
+       * Statements of the region before the server is connected that answer early or compute what the request is
+       * served with (`const user = await lookupUser(…); if (!user) return res.status(401)…`): they stay in the new
+       * handler, before it builds its server.
+       */
+      prelude?: string[];
     }
   | { kind: 'unknown'; why: string };
 

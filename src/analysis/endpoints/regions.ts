@@ -339,7 +339,26 @@ function listenerArrivals(fn: FunctionNode): ArrivalNode[] {
       arrivals.push({ kind: 'listener', site: property, web: true });
     }
   }
+  // (Next.js Pages Router: the default export of a file under pages/api/ gets every request to its path, with Node's
+  // request and response)
+  if (arrivals.length === 0 && isPagesApiHandler(fn)) arrivals.push({ kind: 'listener', site: fn, web: false });
   return arrivals;
+}
+
+/** `export default function handler(req, res)` (or a default-exported const) in a `pages/api/` file. */
+function isPagesApiHandler(fn: FunctionNode): boolean {
+  if (fn.getParameters().length !== 2 || !/(?:^|\/)pages\/api\//.test(fn.getSourceFile().getFilePath())) return false;
+  if (Node.isFunctionDeclaration(fn) && fn.isDefaultExport()) return true;
+  const holder = fn.getParent();
+  if (Node.isExportAssignment(holder)) return true;
+  const name = Node.isVariableDeclaration(holder) ? holder.getNameNode() : Node.isFunctionDeclaration(fn) ? fn.getNameNode() : undefined;
+  return (
+    !!name &&
+    fn
+      .getSourceFile()
+      .getExportAssignments()
+      .some((a) => !a.isExportEquals() && a.getExpression().getText() === name.getText())
+  );
 }
 
 /** Calls that hand this function the caller's request objects (`serveMcp(req, res, sessions)`). */
@@ -378,16 +397,33 @@ function callsOf(fn: FunctionNode): CallExpression[] {
   return calls;
 }
 
-/** `app.use('/admin', router)` anywhere in the project mounts the receiver's router under '/admin'. */
-function mountPrefix(receiver: Node): string | undefined {
+/**
+ * `app.use('/admin', router)` anywhere in the project mounts the receiver's router under '/admin'; the router that
+ * mounts it may itself be mounted (`outer.use(router)` with no path, `app.use('/api', outer)`): the prefixes add up
+ * (`/api/admin`).
+ */
+function mountPrefix(receiver: Node, seen = new Set<Node>()): string | undefined {
   const declaration = declarationOf(receiver);
-  if (!declaration) return undefined;
+  if (!declaration || seen.has(declaration) || seen.size > 4) return undefined;
+  seen.add(declaration);
   for (const file of receiver.getProject().getSourceFiles()) {
     for (const route of routeCalls(file)) {
       if (route.methods !== 'any' || !route.path || route.handlerArg === receiver) continue;
       if (declarationOf(route.handlerArg) !== declaration) continue;
       const prefix = likelyString(route.path);
-      if (prefix !== undefined && prefix !== '/') return prefix.replace(/\/$/, '');
+      if (prefix === undefined) continue;
+      const own = prefix === '/' ? '' : prefix.replace(/\/$/, '');
+      const outer = mountPrefix(route.receiver, seen) ?? '';
+      if (outer + own) return outer + own;
+    }
+    // (`outer.use(router)`: no path of its own, the router serves under wherever `outer` is mounted)
+    for (const call of nodesOfKind(file, SyntaxKind.CallExpression)) {
+      const callee = call.getExpression();
+      const args = call.getArguments();
+      if (!Node.isPropertyAccessExpression(callee) || callee.getName() !== 'use' || args.length !== 1) continue;
+      if (!Node.isIdentifier(args[0]) || args[0] === receiver || declarationOf(args[0]) !== declaration) continue;
+      const outer = mountPrefix(callee.getExpression(), seen);
+      if (outer) return outer;
     }
   }
   // (a framework's own mounting: fastify's `register(plugin, { prefix })`)
@@ -441,8 +477,26 @@ function receiverFramework(receiver: Node): FrameworkId | undefined {
     const typed = typeFramework(declaration.getTypeNode());
     if (typed) return typed;
   }
-  if (Node.isParameterDeclaration(declaration)) return typeFramework(declaration.getTypeNode());
+  if (Node.isParameterDeclaration(declaration)) return typeFramework(declaration.getTypeNode()) ?? contextualFramework(declaration);
   return undefined;
+}
+
+/**
+ * An untyped parameter of a function a variable's type describes: `const plugin: FastifyPluginAsync = async (app) =>`
+ * (the plugin's instance is fastify's, whatever its handlers' bodies look like).
+ */
+function contextualFramework(parameter: Node): FrameworkId | undefined {
+  const fn = parameter.getParent();
+  const holder = fn && isFunctionNode(fn) ? unwrapParents(fn) : undefined;
+  return holder && Node.isVariableDeclaration(holder) ? typeFramework(holder.getTypeNode()) : undefined;
+}
+
+/** The node holding a function expression, past parentheses and `as`/`satisfies` wrappers. */
+function unwrapParents(node: Node): Node | undefined {
+  let current = node.getParent();
+  while (current && (Node.isParenthesizedExpression(current) || Node.isAsExpression(current) || Node.isSatisfiesExpression(current)))
+    current = current.getParent();
+  return current;
 }
 
 function parameterFramework(fn: FunctionNode): FrameworkId | undefined {

@@ -1,7 +1,7 @@
 // The author's error handling around the transport's `handleRequest`: `try { await transport.handleRequest(…) }
 // catch (error) { if (error instanceof InvalidTokenError) { …401… } throw error; }`. The new endpoint serves the
 // request inside the same catch, so what the old handler answered on an error it still answers.
-import { Node } from 'ts-morph';
+import { Node, type CallExpression } from 'ts-morph';
 import type { ServedCatch } from './model';
 import { contains, freeIdentifiers, templateText, valueSymbol, type FunctionNode } from './spans';
 
@@ -32,4 +32,20 @@ export function servedCatchOf(fn: FunctionNode, serve: Node): ServedCatch | unde
     };
   }
   return undefined;
+}
+
+/**
+ * The call the serve call runs in the callback of (`scope.run(value, async () => { await transport.handleRequest(…) })`,
+ * the callback its last argument, taking no parameters), when there is exactly one such call between the serve and the
+ * handler: an AsyncLocalStorage scope the tools read, a tracing span, a lock. Undefined when there is none.
+ */
+export function servedWithinOf(fn: FunctionNode, serve: Node): CallExpression | undefined {
+  let found: CallExpression | undefined;
+  for (let node = serve.getParent(); node && node !== fn; node = node.getParent()) {
+    if (!Node.isArrowFunction(node) && !Node.isFunctionExpression(node)) continue;
+    const call = node.getParent();
+    if (found || !Node.isCallExpression(call) || call.getArguments().at(-1) !== node || node.getParameters().length > 0) return undefined;
+    found = call;
+  }
+  return found;
 }

@@ -113,14 +113,31 @@ export function serverSourceOf(
         ...built(region, first.call, destructuredCall(declaration)!, declaration, machinery, perRequest, relPath),
         connect: first.call,
       };
-    if (declaration)
-      return { source: shared(expression, declaration, region, relPath), connect: first.call, sharedDeclaration: declaration };
+    if (declaration) {
+      const prelude = sharedPrelude(region, first.call, machinery, perRequest);
+      if (typeof prelude === 'string') return { source: { kind: 'unknown', why: prelude }, connect: first.call };
+      return {
+        source: { ...shared(expression, declaration, region, relPath), ...prelude.source },
+        connect: first.call,
+        sharedDeclaration: declaration,
+        prelude: prelude.nodes,
+      };
+    }
   }
   if (Node.isPropertyAccessExpression(expression) && expression.getExpression().getKind() === SyntaxKind.ThisKeyword) {
     const reference = expression.getText();
+    const prelude = sharedPrelude(region, first.call, machinery, perRequest);
+    if (typeof prelude === 'string') return { source: { kind: 'unknown', why: prelude }, connect: first.call };
     return {
-      source: { kind: 'shared', reference, declaration: spanOf(expression, relPath), ...fieldHoist(expression, facts, relPath) },
+      source: {
+        kind: 'shared',
+        reference,
+        declaration: spanOf(expression, relPath),
+        ...fieldHoist(expression, facts, relPath),
+        ...prelude.source,
+      },
       connect: first.call,
+      prelude: prelude.nodes,
     };
   }
   return { source: { kind: 'unknown', why: `the server \`${first.server.getText()}\` is not built where its origin can be read` } };
@@ -354,6 +371,26 @@ function withoutSessionStatements(statement: Node, machinery: SessionMachinery):
 }
 
 /**
+ * A shared server's endpoint keeps what the handler did before connecting it: its early answers (an auth check) and
+ * what computes the values it is served with, as a built server's does (see slice). A message when that cannot be
+ * kept apart from the session code.
+ */
+function sharedPrelude(
+  region: RegionNode,
+  connect: Node,
+  machinery: SessionMachinery,
+  { carried = [], logs = false }: KeptPerRequest,
+): { source: { prelude?: string[] }; nodes: Node[] } | string {
+  const anchor = statementOf(connect);
+  if (!anchor) return { source: {}, nodes: [] };
+  const candidates = candidatesBefore(anchor, region, machinery);
+  if (typeof candidates === 'string') return candidates.replace(/^the server is built/, 'the server is connected');
+  const nodes = slice(candidates, carried, machinery, logs);
+  if (typeof nodes === 'string') return nodes;
+  return { source: nodes.length > 0 ? { prelude: nodes.map((n) => templateText(n)) } : {}, nodes };
+}
+
+/**
  * The statements that run before the server is built, along the way from the region's block down to it. Entering an
  * `if` is only right when its test is the session's initialize gate; anything else guards the server (`if (token)`).
  */
@@ -473,7 +510,10 @@ function slice(candidates: Node[], roots: Node[], machinery: SessionMachinery, l
     const needed = new Set<MorphSymbol>();
     for (const root of [...roots, ...kept]) for (const id of freeIdentifiers(root)) addSymbol(needed, id);
     for (const candidate of candidates) {
-      if (kept.has(candidate) || !writesAny(candidate, needed)) continue;
+      if (kept.has(candidate)) continue;
+      // (`await new Promise((resolve) => req.on('end', resolve))`: what was written before waits for it)
+      const waits = awaitsOnly(candidate) && !machinery.touches(candidate) && readsAny(candidate, needed);
+      if (!waits && !writesAny(candidate, needed)) continue;
       if (machinery.touches(candidate)) return `the server is built from session state (\`${firstLine(candidate)}\`)`;
       kept.add(candidate);
       changed = true;
@@ -514,27 +554,40 @@ function protocolVersionReader(candidates: Node[]): (statement: Node) => boolean
 
 /**
  * A statement that may end the request before the server is built, and is not only a method check (the new endpoint
- * writes its own): `if (!token) { …; return; }`, and guards whose answer is nested
+ * writes its own): `if (!token) { …; return; }`, and checks whose answer is on some paths only
  * (`if (STAGING) { const ok = await allowed(key); if (!ok) { res.writeHead(403)…; return; } }`, a `try` whose
- * `catch` answers 401). Dropping one would serve requests it turned away.
+ * `catch` answers 401): the request must still pass them. Dropping one would serve requests it turned away.
  */
 function isEarlyAnswer(statement: Node): boolean {
-  if (Node.isIfStatement(statement) && isMethodTest(statement.getExpression())) return false;
-  if (Node.isIfStatement(statement) && !statement.getElseStatement() && exits(statement.getThenStatement())) return true;
-  return mayLeave(statement);
-}
-
-/** The statement holds a `return` or `throw` of its own function (not of a callback it declares). */
-function mayLeave(statement: Node): boolean {
+  if (isFunctionNode(statement) || (Node.isIfStatement(statement) && isMethodTest(statement.getExpression()))) return false;
   return (
-    !isFunctionNode(statement) &&
-    [...descendantsOfKind(statement, SyntaxKind.ReturnStatement), ...descendantsOfKind(statement, SyntaxKind.ThrowStatement)].some(
-      (exit) => !exit.getFirstAncestor((a) => isFunctionNode(a) && contains(statement, a)),
-    )
+    (Node.isIfStatement(statement) && !statement.getElseStatement() && exits(statement.getThenStatement())) || leavesSomewhere(statement)
   );
 }
 
-/** The statement declares or assigns one of the symbols. */
+/** A `return` or `throw` of the handler itself (not of a function declared inside) somewhere in the node. */
+function leavesSomewhere(node: Node): boolean {
+  return [...descendantsOfKind(node, SyntaxKind.ReturnStatement), ...descendantsOfKind(node, SyntaxKind.ThrowStatement)].some(
+    (exit) => exit.getFirstAncestor((a) => isFunctionNode(a) || a === node) === node,
+  );
+}
+
+const ASSIGNMENTS = new Set([
+  SyntaxKind.EqualsToken,
+  SyntaxKind.PlusEqualsToken,
+  SyntaxKind.MinusEqualsToken,
+  SyntaxKind.AsteriskEqualsToken,
+  SyntaxKind.SlashEqualsToken,
+  SyntaxKind.BarBarEqualsToken,
+  SyntaxKind.AmpersandAmpersandEqualsToken,
+  SyntaxKind.QuestionQuestionEqualsToken,
+]);
+
+/**
+ * The statement declares one of the symbols, or changes it anywhere inside, callbacks included: assigns it
+ * (`token = value`, `raw += chunk` in a `data` listener), counts it up or down, sets a property of it
+ * (`context.token = token`) or calls a method of it (`headers.set(key, value)`).
+ */
 function writesAny(statement: Node, symbols: Set<MorphSymbol>): boolean {
   const written = (id: Node) => symbols.has(valueSymbol(id)!);
   if (Node.isVariableStatement(statement)) {
@@ -543,11 +596,50 @@ function writesAny(statement: Node, symbols: Set<MorphSymbol>): boolean {
       return Node.isIdentifier(name) ? written(name) : name.getDescendantsOfKind(SyntaxKind.Identifier).some(written);
     });
   }
-  return [statement, ...descendantsOfKind(statement, SyntaxKind.BinaryExpression)].some((binary) => {
-    if (!Node.isBinaryExpression(binary) || binary.getOperatorToken().getKind() !== SyntaxKind.EqualsToken) return false;
-    const left = binary.getLeft();
+  const target = (node: Node): Node => {
+    let current = unwrapExpression(node);
+    while (Node.isPropertyAccessExpression(current) || Node.isElementAccessExpression(current))
+      current = unwrapExpression(current.getExpression());
+    return current;
+  };
+  const assigned = [statement, ...descendantsOfKind(statement, SyntaxKind.BinaryExpression)].some((binary) => {
+    if (!Node.isBinaryExpression(binary) || !ASSIGNMENTS.has(binary.getOperatorToken().getKind())) return false;
+    const left = target(binary.getLeft());
     return Node.isIdentifier(left) && written(left);
   });
+  if (assigned) return true;
+  // (`headers.set(key, value)` in a loop that fills the headers the auth check reads)
+  const called = descendantsOfKind(statement, SyntaxKind.CallExpression).some((call) => {
+    const callee = call.getExpression();
+    if (!Node.isPropertyAccessExpression(callee)) return false;
+    const receiver = target(callee.getExpression());
+    // (a local the handler made, not its request or response: `res.on('close', …)` changes nothing it computed)
+    const declaration = Node.isIdentifier(receiver) ? valueSymbol(receiver)?.getDeclarations()[0] : undefined;
+    return !!declaration && Node.isVariableDeclaration(declaration) && written(receiver);
+  });
+  if (called) return true;
+  return [
+    ...statement.getDescendantsOfKind(SyntaxKind.PrefixUnaryExpression),
+    ...statement.getDescendantsOfKind(SyntaxKind.PostfixUnaryExpression),
+  ].some((unary) => {
+    const operator = unary.getOperatorToken();
+    if (operator !== SyntaxKind.PlusPlusToken && operator !== SyntaxKind.MinusMinusToken) return false;
+    const operand = target(unary.getOperand());
+    return Node.isIdentifier(operand) && written(operand);
+  });
+}
+
+/** `await …;` on its own: the statement only waits (for an event, a timer, a promise the handler made). */
+function awaitsOnly(statement: Node): boolean {
+  if (!Node.isExpressionStatement(statement)) return false;
+  let expression = statement.getExpression();
+  while (Node.isParenthesizedExpression(expression)) expression = expression.getExpression();
+  return Node.isAwaitExpression(expression);
+}
+
+/** The statement reads one of the symbols. */
+function readsAny(statement: Node, symbols: Set<MorphSymbol>): boolean {
+  return freeIdentifiers(statement).some((id) => symbols.has(valueSymbol(id)!));
 }
 
 // ---- shared ----------------------------------------------------------------------------------------------------

@@ -4,9 +4,9 @@
 import { Node } from 'ts-morph';
 import { routeCalls, staticString } from '../routes';
 import { regionAround, type RegionNode } from './regions';
-import { isFunctionNode } from './spans';
+import { isFunctionNode, sameReceiver } from './spans';
 
-/** The session routes beside the endpoint route `endpoint` (same receiver, same path), not already in `regions`. */
+/** The session routes beside the endpoint route `endpoint` (the same receiver, same path), not already in `regions`. */
 export function sessionRoutesBeside(endpoint: RegionNode, regions: RegionNode[]): RegionNode[] {
   const route = endpoint.arrivals.find((a) => a.kind === 'route');
   if (!route || route.kind !== 'route' || !route.path) return [];
@@ -15,7 +15,7 @@ export function sessionRoutesBeside(endpoint: RegionNode, regions: RegionNode[])
   const taken = new Set(regions.map((r) => r.fn));
   const found: RegionNode[] = [];
   for (const call of routeCalls(route.call.getSourceFile())) {
-    if (call.receiver.getText() !== route.receiver.getText() || !call.path || pathOf(call.path) !== path) continue;
+    if (!sameReceiver(call.receiver, route.receiver) || !call.path || pathOf(call.path) !== path) continue;
     if (call.methods === 'any' || call.methods.size !== 1 || !call.methods.has('DELETE')) continue;
     const fn = call.handler;
     if (!isFunctionNode(fn) || taken.has(fn) || !endsSession(fn)) continue;

@@ -205,6 +205,17 @@ export function functionNameNode(fn: FunctionNode): Node | undefined {
   return Node.isVariableDeclaration(holder) && (holder.getInitializer() as Node | undefined) === fn ? holder.getNameNode() : undefined;
 }
 
+/**
+ * Two route receivers are the same app or router: spelled alike and, when they resolve, the same declaration (two
+ * fastify plugins in one file each name their instance `app`; their routes are not each other's).
+ */
+export function sameReceiver(a: Node, b: Node): boolean {
+  if (a.getText() !== b.getText()) return false;
+  const declaration = declarationOf(a);
+  const other = declarationOf(b);
+  return !declaration || !other || declaration === other;
+}
+
 /** The variable declaration an identifier (or `this.x`) finally refers to, through imports. */
 export function declarationOf(expression: Node): Node | undefined {
   const node = unwrapExpression(expression);
