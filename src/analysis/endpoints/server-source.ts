@@ -497,6 +497,11 @@ function isMethodTest(test: Node): boolean {
   return /^\(?\s*(?:[\w.$]+\.method\s*[!=]==?\s*['"`]\w+['"`]|['"`]\w+['"`]\s*[!=]==?\s*[\w.$]+\.method)\s*\)?$/.test(test.getText());
 }
 
+/** `if (req.method !== 'POST') { … }`: only a method check. */
+function isMethodCheck(statement: Node): boolean {
+  return Node.isIfStatement(statement) && isMethodTest(statement.getExpression());
+}
+
 /**
  * The statements to keep: those that compute what the server needs (transitively) and early answers that do not
  * concern sessions (`if (!token) return res.status(401)…`). A needed statement that touches sessions stops it.
@@ -510,7 +515,8 @@ function slice(candidates: Node[], roots: Node[], machinery: SessionMachinery, l
     const needed = new Set<MorphSymbol>();
     for (const root of [...roots, ...kept]) for (const id of freeIdentifiers(root)) addSymbol(needed, id);
     for (const candidate of candidates) {
-      if (kept.has(candidate)) continue;
+      // (a method check answers with its own writes to the response, `ctx.status = 405`: the new endpoint writes its own)
+      if (kept.has(candidate) || isMethodCheck(candidate)) continue;
       // (`await new Promise((resolve) => req.on('end', resolve))`: what was written before waits for it)
       const waits = awaitsOnly(candidate) && !machinery.touches(candidate) && readsAny(candidate, needed);
       if (!waits && !writesAny(candidate, needed)) continue;
@@ -559,7 +565,7 @@ function protocolVersionReader(candidates: Node[]): (statement: Node) => boolean
  * `catch` answers 401): the request must still pass them. Dropping one would serve requests it turned away.
  */
 function isEarlyAnswer(statement: Node): boolean {
-  if (isFunctionNode(statement) || (Node.isIfStatement(statement) && isMethodTest(statement.getExpression()))) return false;
+  if (isFunctionNode(statement) || isMethodCheck(statement)) return false;
   return (
     (Node.isIfStatement(statement) && !statement.getElseStatement() && exits(statement.getThenStatement())) || leavesSomewhere(statement)
   );
