@@ -20,16 +20,7 @@ const RUNS = [
  * breaks. They are bugs in transforms/ (listed in issue 6's closing note). Mutant ids depend on the fixture sources:
  * if a fixture changes, re-run the fuzz and update this list.
  */
-const KNOWN_FAILURES: Record<string, { kinds: Array<'idempotence' | 'leftover'>; why: string }> = {
-  // Exposed when fixture server a-transport-helper-module shifted the mutant ids (the tool at fa201f7 fails it too).
-  '1:180': {
-    kinds: ['idempotence'],
-    why:
-      'f-server-subclass-state with the line that files the SSE transport in its table deleted: nothing links the ' +
-      'messages route to the stream any more, so the first run makes the stream the new endpoint and leaves the ' +
-      'messages route with a marker; the second run takes that route for a leftover HTTP+SSE path and answers it 410',
-  },
-};
+const KNOWN_FAILURES: Record<string, { kinds: Array<'idempotence' | 'leftover'>; why: string }> = {};
 
 describe('fuzz', () => {
   it('the mutator is deterministic and uses every mutation', () => {

@@ -161,7 +161,7 @@ function groupRegions(regions: DraftRegion[], storeNames: Set<string>): DraftReg
   const groups = new Map<number, DraftRegion[]>();
   regions.forEach((region, i) => groups.set(find(i), [...(groups.get(find(i)) ?? []), region]));
   // HTTP+SSE served by the app that also serves Streamable HTTP joins that endpoint: its old paths answer 410.
-  const all = [...groups.values()];
+  const all = joinedStrayMessages([...groups.values()]);
   const streamable = all.filter((g) => g.some((r) => r.roles.has('streamable')));
   const merged: DraftRegion[][] = [...streamable];
   for (const group of all.filter((g) => !streamable.includes(g))) {
@@ -171,6 +171,26 @@ function groupRegions(regions: DraftRegion[], storeNames: Set<string>): DraftReg
     else merged.push(group);
   }
   return merged;
+}
+
+/**
+ * A messages route linked to no stream (the stream never files its transport where the route looks it up) joins the
+ * one stream of the same app that has no messages route: the stream's migration makes the new endpoint, and the
+ * messages route, whose transports can no longer exist, answers 410 with the stream's old path. Left alone, it kept a
+ * marker the first time and was answered 410 by the second run, once the new endpoint was there.
+ */
+function joinedStrayMessages(groups: DraftRegion[][]): DraftRegion[][] {
+  const only = (group: DraftRegion[], role: TransportSite['kind']) => group.every((r) => r.roles.size === 1 && r.roles.has(role));
+  const receivers = (group: DraftRegion[]) => new Set(group.flatMap((r) => receiverKeys(r.node)));
+  const joined = new Set<DraftRegion[]>();
+  for (const stray of groups.filter((g) => only(g, 'sse-messages'))) {
+    const keys = receivers(stray);
+    const streams = groups.filter((g) => only(g, 'sse-stream') && [...receivers(g)].some((k) => keys.has(k)));
+    if (streams.length !== 1) continue;
+    streams[0].push(...stray);
+    joined.add(stray);
+  }
+  return groups.filter((g) => !joined.has(g));
 }
 
 function nodeKey(node: Node): string {
