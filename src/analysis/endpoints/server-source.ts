@@ -140,7 +140,36 @@ export function serverSourceOf(
       prelude: prelude.nodes,
     };
   }
+  const held = heldByOutsideObject(expression, region);
+  if (held)
+    return {
+      source: {
+        kind: 'shared',
+        reference: expression.getText(),
+        declaration: spanOf(expression, relPath),
+        blocker: `\`${expression.getText()}\` is a property of \`${held.getText()}\`, made outside the request handler, and mcp-migrate cannot turn a property into a factory: give \`${held.getText()}\` a function that builds a server, and call it per request`,
+      },
+      connect: first.call,
+    };
   return { source: { kind: 'unknown', why: `the server \`${first.server.getText()}\` is not built where its origin can be read` } };
+}
+
+/**
+ * `container.mcpServer.connect(transport)`: a server read off an object made outside the handler (a module's
+ * dependency container, an imported config) is one server for every request, unless reading the property builds one
+ * (a getter or a method). The object, or undefined.
+ */
+function heldByOutsideObject(expression: Node, region: RegionNode): Node | undefined {
+  if (!Node.isPropertyAccessExpression(expression)) return undefined;
+  let root: Node = expression.getExpression();
+  while (Node.isPropertyAccessExpression(root)) root = root.getExpression();
+  if (!Node.isIdentifier(root)) return undefined;
+  const declaration = root.getSymbol()?.getDeclarations()[0];
+  if (!declaration || contains(region.fn, declaration) || Node.isParameterDeclaration(declaration)) return undefined;
+  const property = expression.getNameNode().getSymbol()?.getDeclarations() ?? [];
+  const plain = (d: Node) =>
+    Node.isPropertyDeclaration(d) || Node.isPropertySignature(d) || Node.isParameterDeclaration(d) || Node.isPropertyAssignment(d);
+  return property.length > 0 && property.every(plain) ? expression.getExpression() : undefined;
 }
 
 /**
