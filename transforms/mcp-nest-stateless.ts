@@ -97,7 +97,10 @@ function stateless(context: TransformContext, path: ASTPath, plan: McpNestPlan, 
   }
   if (plan.sse) {
     const type = ensureNamedImport(context, [MCP_NEST], 'McpTransportType');
-    const list = `[${plan.transports.map((member) => `${type}.${member}`).join(', ')}]`;
+    const listOf = (members: string[]) => `[${members.map((member) => `${type}.${member}`).join(', ')}]`;
+    const list = plan.choice
+      ? `${plan.choice.test} ? ${listOf(plan.choice.whenTrue)} : ${listOf(plan.choice.whenFalse)}`
+      : listOf(plan.transports);
     const transport = property('transport');
     if (transport) {
       transport.value = code(list);

@@ -21,6 +21,11 @@ export interface McpNestPlan {
   sessions: boolean;
   /** The `McpTransportType` members the stateless options list (SSE out, Streamable HTTP in), when `sse`. */
   transports: string[];
+  /**
+   * `transport: opts.stdio ? McpTransportType.STDIO : McpTransportType.SSE`: the test as written and the stateless
+   * members of each branch (a branch without SSE keeps its own).
+   */
+  choice?: { test: string; whenTrue: string[]; whenFalse: string[] };
   /** Why the options cannot be rewritten (a variable, a spread, a transport that is not a member), for the marker. */
   opaque?: string;
   /** The `guards` the options list, as written (the Origin guard goes first), or why they cannot be extended. */
@@ -48,21 +53,48 @@ export function mcpNestPlan(call: CallExpression, facts: FileFacts): McpNestPlan
   });
   if (!Node.isObjectLiteralExpression(options)) return opaque('its options are not an object literal');
   if (options.getProperties().some((p) => Node.isSpreadAssignment(p))) return opaque('its options spread another object');
-  const listed = transportsOf(options);
-  if (typeof listed === 'string') return opaque(listed);
+  const branches = transportBranches(options);
+  if (typeof branches === 'string') return opaque(branches);
+  const listed = branches.lists.flat();
   const sse = listed.includes('SSE');
   const sessions = listed.includes('STREAMABLE_HTTP') && keepsSessions(options);
   if (sessions === undefined) return opaque('its `streamableHttp` options are not an object literal');
   if (!sse && !listed.includes('STREAMABLE_HTTP')) return undefined;
-  const kept = listed.filter((member) => member !== 'SSE');
+  const [whenTrue, whenFalse] = branches.lists.map((list) => (list.includes('SSE') ? statelessMembers(list) : list));
   return {
     options: positionOf(options),
     sse,
     sessions,
-    transports: kept.includes('STREAMABLE_HTTP') ? kept : ['STREAMABLE_HTTP', ...kept],
+    transports: statelessMembers(listed.filter((member, i) => listed.indexOf(member) === i)),
+    ...(branches.test !== undefined ? { choice: { test: branches.test, whenTrue, whenFalse } } : {}),
     guards: guardsOf(options),
     javascript,
   };
+}
+
+/** The members a stateless module lists instead: SSE out, Streamable HTTP in, the others kept. */
+function statelessMembers(listed: string[]): string[] {
+  const kept = listed.filter((member) => member !== 'SSE');
+  return kept.includes('STREAMABLE_HTTP') ? kept : ['STREAMABLE_HTTP', ...kept];
+}
+
+/**
+ * The members `transport` lists: one list, or one per branch of a conditional (`cond ? A : B`, each a member or an
+ * array of members), with the test as written; or why they cannot be read.
+ */
+function transportBranches(options: ObjectLiteralExpression): { lists: string[][]; test?: string } | string {
+  const property = options.getProperty('transport');
+  if (!property) return { lists: [DEFAULT_TRANSPORTS] };
+  if (!Node.isPropertyAssignment(property)) return '`transport` is not written as `transport: …`';
+  let value = property.getInitializerOrThrow();
+  while (Node.isParenthesizedExpression(value)) value = value.getExpression();
+  if (!Node.isConditionalExpression(value)) {
+    const members = membersOf(value);
+    return typeof members === 'string' ? members : { lists: [members] };
+  }
+  const lists = [value.getWhenTrue(), value.getWhenFalse()].map(membersOf);
+  const unreadable = lists.find((list): list is string => typeof list === 'string');
+  return unreadable ?? { lists: lists as string[][], test: value.getCondition().getText() };
 }
 
 /** The guards the options list, each as written; `opaque` when `guards` is not an array literal. */
@@ -74,12 +106,9 @@ function guardsOf(options: ObjectLiteralExpression): string[] | 'opaque' {
   return value.getElements().map((element) => element.getText());
 }
 
-/** The members `transport` lists (the default list when it is not written), or why they cannot be read. */
-function transportsOf(options: ObjectLiteralExpression): string[] | string {
-  const property = options.getProperty('transport');
-  if (!property) return DEFAULT_TRANSPORTS;
-  if (!Node.isPropertyAssignment(property)) return '`transport` is not written as `transport: …`';
-  const value = property.getInitializerOrThrow();
+/** The members one `transport` value lists (a member or an array of them), or why they cannot be read. */
+function membersOf(value: Node): string[] | string {
+  while (Node.isParenthesizedExpression(value)) value = value.getExpression();
   const items = Node.isArrayLiteralExpression(value) ? value.getElements() : [value];
   const members: string[] = [];
   for (const item of items) {
