@@ -417,17 +417,35 @@ function mountPrefix(receiver: Node, seen = new Set<Node>()): string | undefined
       if (outer + own) return outer + own;
     }
     // (`outer.use(router)`: no path of its own, the router serves under wherever `outer` is mounted)
-    for (const call of nodesOfKind(file, SyntaxKind.CallExpression)) {
-      const callee = call.getExpression();
-      const args = call.getArguments();
-      if (!Node.isPropertyAccessExpression(callee) || callee.getName() !== 'use' || args.length !== 1) continue;
-      if (!Node.isIdentifier(args[0]) || args[0] === receiver || declarationOf(args[0]) !== declaration) continue;
-      const outer = mountPrefix(callee.getExpression(), seen);
+    for (const { router, mountedOn } of pathlessMounts(file)) {
+      if (router === receiver || declarationOf(router) !== declaration) continue;
+      const outer = mountPrefix(mountedOn, seen);
       if (outer) return outer;
     }
   }
   // (a framework's own mounting: fastify's `register(plugin, { prefix })`)
   return adapters.map((adapter) => adapter.mountPrefix?.(receiver)).find((prefix) => prefix !== undefined);
+}
+
+const pathlessMountsCache = new WeakMap<SourceFile, Array<{ router: Node; mountedOn: Node }>>();
+
+/** `outer.use(router)` calls of a file: the router (an identifier) and what it is mounted on. */
+function pathlessMounts(file: SourceFile): Array<{ router: Node; mountedOn: Node }> {
+  let mounts = pathlessMountsCache.get(file);
+  if (!mounts) {
+    mounts = [];
+    // (most files mount nothing: their text says so without walking their calls)
+    if (file.getFullText().includes('.use(')) {
+      for (const call of nodesOfKind(file, SyntaxKind.CallExpression)) {
+        const callee = call.getExpression();
+        const args = call.getArguments();
+        if (!Node.isPropertyAccessExpression(callee) || callee.getName() !== 'use' || args.length !== 1) continue;
+        if (Node.isIdentifier(args[0])) mounts.push({ router: args[0], mountedOn: callee.getExpression() });
+      }
+    }
+    pathlessMountsCache.set(file, mounts);
+  }
+  return mounts;
 }
 
 // ---- framework -------------------------------------------------------------------------------------------------
