@@ -2,11 +2,20 @@
 // `connect()`ed per connection: every client shares it. The field and the constructor statements that configure it
 // can become a factory method of the class (`this.createMcpServer()`), when nothing but request handlers that connect
 // it per request uses the field; otherwise this names the use that keeps it.
-import { Node, SyntaxKind, type Identifier, type PropertyAccessExpression } from 'ts-morph';
+import {
+  Node,
+  SyntaxKind,
+  type ClassDeclaration,
+  type ClassExpression,
+  type ConstructorDeclaration,
+  type Identifier,
+  type MethodDeclaration,
+  type PropertyAccessExpression,
+} from 'ts-morph';
 import { descendantsOfKind } from '../node-index';
 import type { FileFacts } from '../file-facts';
 import { resolveHandler } from '../routes';
-import type { ServerHoist } from './model';
+import type { ServerHoist, Span } from './model';
 import {
   contains,
   firstLine,
@@ -36,22 +45,29 @@ export function fieldHoist(
     !(Node.isClassDeclaration(owner) || Node.isClassExpression(owner))
   )
     return { blocker: `\`${reference}\` is one server shared by every request, declared where mcp-migrate cannot turn it into a factory` };
-  const made = field.getInitializer();
-  if (
-    !made ||
-    !(Node.isNewExpression(unwrapExpression(made)) || Node.isCallExpression(unwrapExpression(made))) ||
-    Node.isAwaitExpression(made)
-  )
-    return { blocker: `\`${reference}\` is not made by a constructor or factory call where it is declared` };
   const name = field.getName();
-  const constructor = owner.getConstructors().find((c) => !!c.getBody());
-  const setup = (constructor?.getStatements() ?? []).filter((s) => usesField(s, name));
-  const unmovable = setup.find((s) => !isFieldSetup(s, name) || usesConstructorScope(s, constructor!));
+  const assigned = field.getInitializer() ? undefined : assignedOnce(owner, name);
+  const made = field.getInitializer() ?? assigned?.value;
+  if (!made)
+    return {
+      blocker: `\`${reference}\` is declared without a value and not made by one \`${reference} = …\` statement of the class's constructor or methods`,
+    };
+  if (!isMadeByCall(made)) return { blocker: `\`${reference}\` is not made by a constructor or factory call where it is declared` };
+  // (configured where it is made: in the constructor, or in the method that assigns it)
+  const configurer = assigned?.method ?? owner.getConstructors().find((c) => !!c.getBody());
+  const setup = (configurer?.getStatements() ?? []).filter((s) => s !== assigned?.statement && usesField(s, name));
+  const unmovable = setup.find((s) => !isFieldSetup(s, name) || usesConstructorScope(s, configurer!));
   if (unmovable)
     return { blocker: `\`${reference}\` is configured by \`${firstLine(unmovable)}\`, which cannot move into a factory method` };
+  if (assigned && setup.some((s) => s.getStart() < assigned.statement.getStart()))
+    return { blocker: `\`${reference}\` is used before \`${firstLine(assigned.statement)}\` makes it` };
   const nameNode = field.getNameNode() as Identifier;
   const other = referencesOf(nameNode).find(
-    (ref) => ref !== nameNode && !setup.some((s) => contains(s, ref)) && !connectedPerRequest(ref, facts),
+    (ref) =>
+      ref !== nameNode &&
+      !setup.some((s) => contains(s, ref)) &&
+      !(assigned && contains(assigned.statement, ref)) &&
+      !connectedPerRequest(ref, facts),
   );
   if (other) {
     const at = `${relPath(other.getSourceFile())}:${other.getStartLineNumber()}`;
@@ -68,9 +84,68 @@ export function fieldHoist(
       exported: false,
       setup: setup.map((s) => spanOf(s, relPath)),
       keepsInstance: false,
-      field: { after: spanOf(constructor ?? field, relPath) },
+      field: {
+        after: spanOf(assigned?.method ?? configurer ?? field, relPath),
+        ...(assigned ? { assignment: spanOf(assigned.statement, relPath) } : {}),
+        ...(assigned ? emptiedMethod(assigned.method, [assigned.statement, ...setup], relPath) : {}),
+      },
     },
   };
+}
+
+/**
+ * A method (`setupServer()`) that only made and configured the server is left empty: it goes, with the statements
+ * that call it (`this.setupServer();`), when those are its only uses.
+ */
+function emptiedMethod(
+  method: MethodDeclaration | ConstructorDeclaration,
+  moved: Node[],
+  relPath: RelPathOf,
+): { emptied?: { method: Span; calls: Span[] } } {
+  if (!Node.isMethodDeclaration(method) || method.getStatements().some((s) => !moved.includes(s))) return {};
+  const nameNode = method.getNameNode();
+  if (!Node.isIdentifier(nameNode)) return {};
+  const calls = referencesOf(nameNode).filter((ref) => ref !== nameNode);
+  const statements = calls.map((ref) => {
+    const access = ref.getParent();
+    const call = access?.getParent();
+    const statement = call?.getParent();
+    const plain =
+      Node.isPropertyAccessExpression(access) &&
+      access.getExpression().getKind() === SyntaxKind.ThisKeyword &&
+      Node.isCallExpression(call) &&
+      call.getArguments().length === 0 &&
+      Node.isExpressionStatement(statement);
+    return plain ? statement : undefined;
+  });
+  if (statements.length === 0 || statements.some((s) => !s)) return {};
+  return { emptied: { method: spanOf(method, relPath), calls: statements.map((s) => spanOf(s!, relPath)) } };
+}
+
+function isMadeByCall(made: Node): boolean {
+  const call = unwrapExpression(made);
+  return (Node.isNewExpression(call) || Node.isCallExpression(call)) && !Node.isAwaitExpression(made);
+}
+
+/**
+ * `private server!: Server;` made by one `this.server = new Server(…)` statement of the class, in the constructor or
+ * in a method (`setupServer()`): that statement, its value and the method; undefined when it is made anywhere else or
+ * more than once.
+ */
+function assignedOnce(
+  owner: ClassDeclaration | ClassExpression,
+  name: string,
+): { statement: Node; value: Node; method: MethodDeclaration | ConstructorDeclaration } | undefined {
+  const writes = descendantsOfKind(owner, SyntaxKind.BinaryExpression).filter(
+    (b) => Node.isBinaryExpression(b) && b.getOperatorToken().getKind() === SyntaxKind.EqualsToken && isFieldAccess(b.getLeft(), name),
+  );
+  if (writes.length !== 1 || !Node.isBinaryExpression(writes[0])) return undefined;
+  const statement = writes[0].getParent();
+  const method = statement?.getParent()?.getParent();
+  if (!Node.isExpressionStatement(statement) || !(Node.isMethodDeclaration(method) || Node.isConstructorDeclaration(method)))
+    return undefined;
+  if (method.getParent() !== owner || (Node.isMethodDeclaration(method) && method.isStatic())) return undefined;
+  return { statement, value: writes[0].getRight(), method };
 }
 
 /** `this.<name>` as written (not another object's property of that name). */

@@ -183,7 +183,16 @@ export interface ServerHoist {
    * It is a class field (`private readonly server = new McpServer(…)`) configured in the constructor (`setup`): the
    * factory is a method of the class (`this.createMcpServer()`), placed after `after` (the constructor, or the field).
    */
-  field?: { after: Span };
+  field?: {
+    after: Span;
+    /**
+     * Declared without a value and made by one statement (`this.server = new Server(…)` in `setupServer()` or the
+     * constructor): the factory's value is that statement's, and the statement goes.
+     */
+    assignment?: Span;
+    /** The method that made it, left empty, and the statements that only call it (`this.setupServer();`): they go. */
+    emptied?: { method: Span; calls: Span[] };
+  };
   /**
    * The regions reach it through a parameter (`startSseServer(server)`): the parameter becomes a factory and these
    * call sites pass the factory instead of the instance.
