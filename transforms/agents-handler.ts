@@ -110,6 +110,11 @@ function migrate(context: TransformContext, plan: AgentsPlan, target: string, ha
   };
   // (agents' own handler is called as the route was; the others are fetch handlers handed the route's props)
   const agentsHandler = v2 && handlerModule === AGENTS_HANDLER_MODULE;
+  // (what a Streamable HTTP route returns, handed the route's `fetch` arguments)
+  const endpointResponse = (args: string[]) =>
+    agentsHandler
+      ? v2Route(args, parts.handler, s)
+      : `${parts.handler}(${[args[0] ?? 'request', ...(props ? [`${args[2]}.props`] : [])].join(', ')})`;
   const code = agentsHandler ? v2Handler(context, plan, parts) : v2 ? v2SdkHandler(context, plan, parts) : v1Handler(context, plan, parts);
   const durableObject = ensureNamedImport(context, ['cloudflare:workers'], 'DurableObject');
   const statement = (agent.parent?.node.type === 'ExportNamedDeclaration' ? agent.parent.node : agent.node) as unknown as AnyNode;
@@ -137,11 +142,11 @@ function migrate(context: TransformContext, plan: AgentsPlan, target: string, ha
             `${s('Content-Type')}: ${s('application/json')}`,
             s,
           )
-        : agentsHandler
-          ? v2Route(route, parts.handler, s)
-          : `${parts.handler}(${[route.args[0] ?? 'request', ...(props ? [`${route.args[2]}.props`] : [])].join(', ')})`;
+        : endpointResponse(route.args);
     call.replace(j.identifier(inlinePlaceholder(context, replacement)));
   }
+  // (a Worker that routed only HTTP+SSE: the endpoint its 410 answers name gets a route of its own)
+  if (plan.addedRoute) addRoute(context, plan.addedRoute, plan.endpoint, endpointResponse(plan.addedRoute.args));
   pruneImports(context, new Set(['McpAgent']));
   return true;
 }
@@ -210,12 +215,31 @@ function v2SdkHandler(context: TransformContext, plan: AgentsPlan, parts: Factor
   ].join('\n');
 }
 
+/** `if (new URL(request.url).pathname === '/mcp') return …;` before the statement that held the first HTTP+SSE route. */
+function addRoute(context: TransformContext, added: NonNullable<AgentsPlan['addedRoute']>, endpoint: string, response: string): void {
+  const { j, root } = context;
+  const statement = root
+    .find(j.Statement)
+    .filter(
+      (p) =>
+        p.node.loc?.start.line === added.before.line &&
+        p.node.loc.start.column === babelColumn(context, added.before.line, added.before.column) &&
+        Array.isArray((p.parent?.node as unknown as AnyNode | undefined)?.body),
+    )
+    .paths()[0];
+  if (!statement) throw new Error('the statement the Streamable HTTP route goes before was not found');
+  const list = (statement.parent.node as unknown as AnyNode).body as AnyNode[];
+  const request = added.args[0] ?? 'request';
+  const test = `new URL(${request}.url).pathname === ${quoted(context.quote, endpoint)}`;
+  list.splice(list.indexOf(statement.node as unknown as AnyNode), 0, placeholder(context, `if (${test}) return ${response};`, 'tight'));
+}
+
 /** The 2026-07-28 endpoint route: POST (and CORS preflight) to the handler, other methods 405. */
-function v2Route(route: AgentRoute, handler: string, s: (text: string) => string): string {
-  const request = route.args[0] ?? 'request';
+function v2Route(args: string[], handler: string, s: (text: string) => string): string {
+  const request = args[0] ?? 'request';
   const json = `${s('Content-Type')}: ${s('application/json')}`;
   // (the handler answers other methods 405 without an Allow header: the route answers them itself)
-  return `${request}.method === ${s('POST')} || ${request}.method === ${s('OPTIONS')} ? ${handler}(${route.args.join(', ')}) : ${errorResponse(405, 'Method not allowed.', `Allow: ${s('POST')}, ${json}`, s)}`;
+  return `${request}.method === ${s('POST')} || ${request}.method === ${s('OPTIONS')} ? ${handler}(${args.join(', ')}) : ${errorResponse(405, 'Method not allowed.', `Allow: ${s('POST')}, ${json}`, s)}`;
 }
 
 /**

@@ -40,6 +40,11 @@ export interface AgentsPlan {
   routes: AgentRoute[];
   /** The Streamable HTTP endpoint the handler serves. */
   endpoint: string;
+  /**
+   * No route serves Streamable HTTP (a Worker that routes only `MyMCP.serveSSE('/sse')`): a route for `endpoint` goes
+   * in before this statement (the one that holds the first HTTP+SSE route), with that route's `fetch` arguments.
+   */
+  addedRoute?: { before: Position; args: string[] };
   /** Why the agent cannot become a factory, at the construct that stops it. */
   blocker?: { reason: string; at: Position };
 }
@@ -64,11 +69,12 @@ export function agentBlocker(
   if ((target === V2_TARGET && handlerModule === AGENTS_HANDLER_MODULE) || !plan.props) return undefined;
   // Otherwise the handler takes the props from the route's ExecutionContext, as the agent's routes did (agents' own
   // handler reads them with getMcpAuthContext()).
-  const route = plan.routes.find((r) => r.kind === 'endpoint' && r.args.length < 3);
+  const endpoints = [...plan.routes.filter((r) => r.kind === 'endpoint'), ...(plan.addedRoute ? [plan.addedRoute] : [])];
+  const route = endpoints.find((r) => r.args.length < 3);
   return route
     ? {
         reason: `init() reads this.props, and \`.fetch(${route.args.join(', ')})\` hands over no ExecutionContext whose props the stateless handler could pass on`,
-        line: route.call.line,
+        line: 'call' in route ? route.call.line : route.before.line,
       }
     : undefined;
 }
@@ -89,6 +95,7 @@ export function agentsPlan(routeCall: CallExpression, facts: FileFacts): AgentsP
   const routes: AgentRoute[] = [];
   let blocker: AgentsPlan['blocker'];
   let endpoint = '/mcp';
+  let firstGone: CallExpression | undefined;
   for (const call of descendantsOfKind(facts.sourceFile, SyntaxKind.CallExpression)) {
     const route = call.getExpression();
     if (!Node.isPropertyAccessExpression(route) || !isRouteMethod(route.getName())) continue;
@@ -107,7 +114,10 @@ export function agentsPlan(routeCall: CallExpression, facts: FileFacts): AgentsP
     if (kind === 'endpoint' && path && (Node.isStringLiteral(path) || Node.isNoSubstitutionTemplateLiteral(path)))
       endpoint = path.getLiteralValue();
     routes.push({ call: positionOf(outer), kind, args: outer.getArguments().map((a) => a.getText()) });
+    if (kind === 'gone') firstGone ??= outer;
   }
+  const added = routes.some((r) => r.kind === 'endpoint') || !firstGone ? undefined : addedRouteBefore(firstGone);
+  if (typeof added === 'string') blocker ??= { reason: added, at: positionOf(firstGone!) };
   const members = agentMembers(agent);
   blocker ??= members.blocker;
   return {
@@ -119,8 +129,28 @@ export function agentsPlan(routeCall: CallExpression, facts: FileFacts): AgentsP
     ...(agent.getExtends()?.getTypeArguments()[2] ? { propsType: agent.getExtends()!.getTypeArguments()[2].getText() } : {}),
     routes,
     endpoint,
+    ...(added && typeof added !== 'string' ? { addedRoute: added } : {}),
     ...(blocker ? { blocker } : {}),
   };
+}
+
+/**
+ * Where a Worker that routes only HTTP+SSE gets its Streamable HTTP route: before the statement of its request
+ * handler that holds the first HTTP+SSE route (`if (url.pathname === '/sse') return MyMCP.serveSSE('/sse').fetch(…)`);
+ * or why it cannot (the route is not a statement of a block, or its `fetch` is not handed the request).
+ */
+function addedRouteBefore(fetchCall: CallExpression): AgentsPlan['addedRoute'] | string {
+  const args = fetchCall.getArguments().map((a) => a.getText());
+  // (a statement of the handler's own body: the route may sit in an `if` block that only its paths reach)
+  const handler = fetchCall.getFirstAncestor(
+    (node) =>
+      Node.isFunctionDeclaration(node) || Node.isFunctionExpression(node) || Node.isArrowFunction(node) || Node.isMethodDeclaration(node),
+  );
+  const body = handler?.getBody();
+  const statement = body && Node.isBlock(body) ? fetchCall.getFirstAncestor((node) => node.getParent() === body) : undefined;
+  if (!statement || args.length === 0 || !Node.isIdentifier(fetchCall.getArguments()[0]))
+    return `the Worker routes only HTTP+SSE (\`${fetchCall.getText()}\`), and mcp-migrate cannot tell where to add a Streamable HTTP route: add \`MyMCP.serve('/mcp')\` beside it and run apply again`;
+  return { before: positionOf(statement), args };
 }
 
 /**
