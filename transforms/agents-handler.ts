@@ -114,7 +114,10 @@ function migrate(context: TransformContext, plan: AgentsPlan, target: string, ha
   const endpointResponse = (args: string[]) =>
     agentsHandler
       ? v2Route(args, parts.handler, s)
-      : `${parts.handler}(${[args[0] ?? 'request', ...(props ? [`${args[2]}.props`] : [])].join(', ')})`;
+      : `${parts.handler}(${[args[0] ?? 'request', ...(props ? [routeProps(args[2])] : [])].join(', ')})`;
+  // (the props the route's ExecutionContext carries: `unknown` in recent workers types, the agent's Props to it)
+  const routeProps = (ctx: string) =>
+    context.typescript ? `${ctx}.props as ${plan.propsType ?? 'Record<string, unknown>'}` : `${ctx}.props`;
   const code = agentsHandler ? v2Handler(context, plan, parts) : v2 ? v2SdkHandler(context, plan, parts) : v1Handler(context, plan, parts);
   const durableObject = ensureNamedImport(context, ['cloudflare:workers'], 'DurableObject');
   const statement = (agent.parent?.node.type === 'ExportNamedDeclaration' ? agent.parent.node : agent.node) as unknown as AnyNode;
@@ -143,7 +146,9 @@ function migrate(context: TransformContext, plan: AgentsPlan, target: string, ha
             s,
           )
         : endpointResponse(route.args);
-    call.replace(j.identifier(inlinePlaceholder(context, replacement)));
+    // (a handler object in a map of handlers by path stays one)
+    const handler = route.handlerObject ? `{ fetch: (${usedParameters(route.args, replacement)}) => ${replacement} }` : replacement;
+    call.replace(j.identifier(inlinePlaceholder(context, handler)));
   }
   // (a Worker that routed only HTTP+SSE: the endpoint its 410 answers name gets a route of its own)
   if (plan.addedRoute) addRoute(context, plan.addedRoute, plan.endpoint, endpointResponse(plan.addedRoute.args));
@@ -213,6 +218,19 @@ function v2SdkHandler(context: TransformContext, plan: AgentsPlan, parts: Factor
     `  return ${createMcpHandler}(() => ${parts.factory}(${parts.props ?? ''})).fetch(${request});`,
     `}`,
   ].join('\n');
+}
+
+/**
+ * The parameters a handler object's `fetch` declares: up to the last one the body reads, an unread one before it
+ * prefixed with `_` (so `noUnusedParameters` projects still compile).
+ */
+function usedParameters(args: string[], body: string): string {
+  const reads = (name: string) => new RegExp(`\\b${name}\\b`).test(body);
+  const last = args.reduce((at, name, index) => (reads(name) ? index : at), -1);
+  return args
+    .slice(0, last + 1)
+    .map((name) => (reads(name) ? name : `_${name}`))
+    .join(', ');
 }
 
 /** `if (new URL(request.url).pathname === '/mcp') return …;` before the statement that held the first HTTP+SSE route. */

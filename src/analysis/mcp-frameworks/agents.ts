@@ -19,6 +19,11 @@ export interface AgentRoute {
   kind: 'gone' | 'endpoint';
   /** The arguments of `fetch`, as written (`request, env, ctx`). */
   args: string[];
+  /**
+   * The route is a handler object, not called (`apiHandlers: { '/sse': MyMCP.serveSSE('/sse') }` of
+   * @cloudflare/workers-oauth-provider): `call` is the route call itself, replaced by `{ fetch: (request, env, ctx) => … }`.
+   */
+  handlerObject?: boolean;
 }
 
 export interface AgentsPlan {
@@ -102,6 +107,12 @@ export function agentsPlan(routeCall: CallExpression, facts: FileFacts): AgentsP
     if (agentClassOf(route.getExpression()) !== agent) continue;
     const fetch = call.getParent();
     const outer = fetch?.getParent();
+    // (a handler object in a map of handlers by path: OAuthProvider's `apiHandlers`)
+    if (Node.isPropertyAssignment(fetch) && fetch.getInitializer() === call && Node.isObjectLiteralExpression(fetch.getParent())) {
+      routes.push({ call: positionOf(call), kind: servesSse(call) ? 'gone' : 'endpoint', args: HANDLER_ARGS, handlerObject: true });
+      if (!servesSse(call)) endpoint = routePath(call) ?? endpoint;
+      continue;
+    }
     if (!fetch || !Node.isPropertyAccessExpression(fetch) || fetch.getName() !== 'fetch' || !outer || !Node.isCallExpression(outer)) {
       blocker ??= {
         reason: `\`${call.getText()}\` is not called as \`.fetch(request, env, ctx)\`: route it by hand`,
@@ -110,13 +121,16 @@ export function agentsPlan(routeCall: CallExpression, facts: FileFacts): AgentsP
       continue;
     }
     const kind = servesSse(call) ? 'gone' : 'endpoint';
-    const path = call.getArguments()[0];
-    if (kind === 'endpoint' && path && (Node.isStringLiteral(path) || Node.isNoSubstitutionTemplateLiteral(path)))
-      endpoint = path.getLiteralValue();
+    if (kind === 'endpoint') endpoint = routePath(call) ?? endpoint;
     routes.push({ call: positionOf(outer), kind, args: outer.getArguments().map((a) => a.getText()) });
     if (kind === 'gone') firstGone ??= outer;
   }
   const added = routes.some((r) => r.kind === 'endpoint') || !firstGone ? undefined : addedRouteBefore(firstGone);
+  if (!blocker && !routes.some((r) => r.kind === 'endpoint') && routes.some((r) => r.handlerObject))
+    blocker = {
+      reason: `the Worker's handlers serve only HTTP+SSE: add a Streamable HTTP one (\`${agent.getName()}.serve('/mcp')\`) beside them and run apply again`,
+      at: routes.find((r) => r.handlerObject)!.call,
+    };
   if (typeof added === 'string') blocker ??= { reason: added, at: positionOf(firstGone!) };
   const members = agentMembers(agent);
   blocker ??= members.blocker;
@@ -190,6 +204,15 @@ function importedAgentPlan(routeCall: CallExpression): AgentsPlan | undefined {
       at: positionOf(first),
     },
   };
+}
+
+/** The `fetch` arguments a handler object's route is written with. */
+const HANDLER_ARGS = ['request', 'env', 'ctx'];
+
+/** `'/mcp'` of `MyMCP.serve('/mcp')`, when written as a string. */
+function routePath(call: CallExpression): string | undefined {
+  const path = call.getArguments()[0];
+  return path && (Node.isStringLiteral(path) || Node.isNoSubstitutionTemplateLiteral(path)) ? path.getLiteralValue() : undefined;
 }
 
 function isRouteMethod(name: string): boolean {
