@@ -677,6 +677,20 @@ describe.concurrent('a transform that throws', () => {
     expectGoodMigrated(dir, run);
     expect(run.status).toBe(2);
   });
+
+  it("names the parser when the rewrite's parser refuses a file TypeScript reads (an import declared twice)", async () => {
+    const dir = workspace('babel-refuses');
+    const twice = goodOriginal.replace(/^(import [^\n]*\n)/m, '$1$1');
+    expect(twice).not.toBe(goodOriginal);
+    put(dir, 'other/src/index.ts', twice);
+    const run = await cli(['apply', dir, '--allow-dirty']);
+    const problems = problemsOf(run);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatchObject({ file: 'other/src/index.ts', kind: 'transform' });
+    expect(problems[0].message).toMatch(/^the rewrite's parser \(babel\) refuses the file: Identifier '\w+' has already been declared/);
+    expect(fs.readFileSync(path.join(dir, 'other/src/index.ts'), 'utf8')).toBe(twice);
+    expectGoodMigrated(dir, run);
+  });
 });
 
 describe.concurrent('a dirty git work tree', () => {

@@ -494,6 +494,16 @@ function reanalyze(files: Map<string, WorkingFile>, rules: readonly Rule[], prev
   );
 }
 
+/** The rewrite parser's error on the text, or undefined when it parses. */
+function rewriteParseError(j: ReturnType<typeof jscodeshift.withParser>, text: string): string | undefined {
+  try {
+    j(text);
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
 /** Returns whether the file changed. */
 function runTransform(
   transform: TransformModule,
@@ -526,10 +536,14 @@ function runTransform(
       relPath: working.source.relPath,
     });
   } catch (error) {
+    // (a file TypeScript reads and the rewrite's parser refuses, `import x` twice: say that, not that a transform failed)
+    const unreadable = rewriteParseError(j, working.text);
     working.failed = {
       file: working.source.relPath,
       kind: 'transform',
-      message: `${transform.id} failed: ${(error as Error).message}; file left unchanged`,
+      message: unreadable
+        ? `the rewrite's parser (babel) refuses the file: ${unreadable}; file left unchanged`
+        : `${transform.id} failed: ${(error as Error).message}; file left unchanged`,
     };
     working.text = working.original;
     problems.push(working.failed);
