@@ -28,14 +28,12 @@ export function moveFieldIntoMethod(context: TransformContext, hoist: ServerHois
     ? ((removed(hoist.field.assignment, 'assignment').expression as AnyNode).right as AnyNode)
     : (field.value as AnyNode);
   const setup = hoist.setup.map((span) => {
-    const path = pathAt(context, span, ['ExpressionStatement']);
-    if (!path) throw new Error(`the setup of \`${hoist.variable}\` was not found`);
-    removed(span, 'setup');
+    const statement = removed(span, 'setup');
     // `this.server.tool(…)` configures the local `server` now.
-    j(path.node as never)
+    j(statement as never)
       .find(j.MemberExpression, { object: { type: 'ThisExpression' }, property: { name: hoist.variable } })
       .replaceWith(j.identifier(hoist.variable) as never);
-    return path.node as unknown as AnyNode;
+    return statement;
   });
   const [holder] = statementsOf(
     j,
