@@ -110,14 +110,14 @@ function migrate(context: TransformContext, plan: AgentsPlan, target: string, ha
   };
   // (agents' own handler is called as the route was; the others are fetch handlers handed the route's props)
   const agentsHandler = v2 && handlerModule === AGENTS_HANDLER_MODULE;
+  // (the props the route's ExecutionContext carries: `unknown` in recent workers types, the agent's Props to it)
+  const routeProps = (ctx: string) =>
+    context.typescript ? `${ctx}.props as ${plan.propsType ?? 'Record<string, unknown>'}` : `${ctx}.props`;
   // (what a Streamable HTTP route returns, handed the route's `fetch` arguments)
   const endpointResponse = (args: string[]) =>
     agentsHandler
       ? v2Route(args, parts.handler, s)
       : `${parts.handler}(${[args[0] ?? 'request', ...(props ? [routeProps(args[2])] : [])].join(', ')})`;
-  // (the props the route's ExecutionContext carries: `unknown` in recent workers types, the agent's Props to it)
-  const routeProps = (ctx: string) =>
-    context.typescript ? `${ctx}.props as ${plan.propsType ?? 'Record<string, unknown>'}` : `${ctx}.props`;
   const code = agentsHandler ? v2Handler(context, plan, parts) : v2 ? v2SdkHandler(context, plan, parts) : v1Handler(context, plan, parts);
   const durableObject = ensureNamedImport(context, ['cloudflare:workers'], 'DurableObject');
   const statement = (agent.parent?.node.type === 'ExportNamedDeclaration' ? agent.parent.node : agent.node) as unknown as AnyNode;
