@@ -239,3 +239,40 @@ describe('the official codemod on the SDK surface', () => {
     expect(notExported).toEqual(['src/used.ts']);
   });
 });
+
+describe('mcp-framework raised for MCPServer.handleRequest', () => {
+  // mcp-framework 0.2.22 wants zod 3 but its SDK takes zod 4, which npm hoists: tools importing an undeclared zod
+  // would get zod 4 and fail every call. The manifest declares zod 3 for them; a declared zod is left as written.
+  const project = (root: string, zod: string | undefined) => {
+    const dependencies: Record<string, string> = { dotenv: '^17.0.0', 'mcp-framework': '^0.2.15' };
+    if (zod) dependencies.zod = zod;
+    fs.writeFileSync(path.join(root, 'package.json'), `${JSON.stringify({ name: 'lookup', type: 'module', dependencies }, null, 2)}\n`);
+    fs.mkdirSync(path.join(root, 'src', 'tools'), { recursive: true });
+    fs.writeFileSync(
+      path.join(root, 'src', 'index.ts'),
+      "import { MCPServer } from 'mcp-framework';\n\nconst server = new MCPServer({ transport: { type: 'http-stream', options: { port: 8080 } } });\n\nserver.start();\n",
+    );
+    fs.writeFileSync(
+      path.join(root, 'src', 'tools', 'LookupTool.ts'),
+      "import { MCPTool } from 'mcp-framework';\nimport { z } from 'zod';\n\nconst input = z.object({ word: z.string() });\n\nexport default class LookupTool extends MCPTool {\n  name = 'lookup';\n  description = 'Look a word up';\n  schema = input;\n  async execute({ word }: z.infer<typeof input>) {\n    return word.toUpperCase();\n  }\n}\n",
+    );
+  };
+
+  it('declares zod 3 where the tools import zod without declaring it', () => {
+    const root = workspace('mcp-framework-undeclared-zod');
+    project(root, undefined);
+    const result = apply({ paths: [root], cwd: root, allowDirty: true, target: '2025-11-25' });
+    expect(result.problems).toEqual([]);
+    const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+    expect(pkg.dependencies).toEqual({ dotenv: '^17.0.0', 'mcp-framework': '^0.2.22', zod: '^3.25.76' });
+    expect(result.manual.some((m) => m.file === 'package.json' && /zod \^3\.25\.76 added/.test(m.message))).toBe(true);
+  });
+
+  it('leaves a declared zod as it is', () => {
+    const root = workspace('mcp-framework-declared-zod');
+    project(root, '^3');
+    apply({ paths: [root], cwd: root, allowDirty: true, target: '2025-11-25' });
+    const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+    expect(pkg.dependencies).toEqual({ dotenv: '^17.0.0', 'mcp-framework': '^0.2.22', zod: '^3' });
+  });
+});

@@ -32,7 +32,14 @@ export interface TransformModule {
    * The package versions the code it writes needs: in a file where that code stands (`uses` matches), each owning
    * package.json that lists `name` below `floor` gets `range`.
    */
-  requires?: { uses: RegExp; packages: Array<{ name: string; floor: string; range: string; why: string }> };
+  requires?: {
+    uses: RegExp;
+    /**
+     * `undeclared`: also added at `range` when the package's files import it and its package.json does not name it
+     * (a package reached through hoisting, which the raised ones would hoist at another major).
+     */
+    packages: Array<{ name: string; floor: string; range: string; why: string; undeclared?: boolean }>;
+  };
   /** What the report tells a human about every file it changed, at the first line `anchor` matches there. */
   note?: { message: string; anchor: RegExp };
   run(file: FileInfo, api: API, options: TransformOptions): string | undefined | null;

@@ -25,7 +25,19 @@ export const parser = 'tsx';
 /** `MCPServer.handleRequest` (read in 0.2.22 `dist/core/MCPServer.d.ts`; 0.2.11 has none). */
 export const requires = {
   uses: /\.handleRequest\(/,
-  packages: [{ name: 'mcp-framework', floor: '0.2.22', range: '^0.2.22', why: '`MCPServer.handleRequest` serves one stateless request' }],
+  packages: [
+    { name: 'mcp-framework', floor: '0.2.22', range: '^0.2.22', why: '`MCPServer.handleRequest` serves one stateless request' },
+    // mcp-framework 0.2.22 wants zod 3 (a peer) but depends on an SDK that takes zod 4, which npm then hoists: tools
+    // that import zod without declaring it get zod 4, and every tools/call fails ("keyValidator._parse is not a function").
+    {
+      name: 'zod',
+      // (a declared zod 3 range is left as it is: npm hoists the project's own zod)
+      floor: '3.0.0',
+      range: '^3.25.76',
+      why: "mcp-framework 0.2.22 needs zod 3 (its peer) while its SDK takes zod 4, which npm hoists: tools built with that zod fail every call ('keyValidator._parse is not a function')",
+      undeclared: true,
+    },
+  ],
 };
 
 const LISTENER = 'serveStatelessMcp';

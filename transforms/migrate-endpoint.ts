@@ -375,15 +375,18 @@ function endpointBody(
   const names = { transport: freeLocal(['transport', 'mcpTransport'], server, params), handler: uniqueName(edit.context, 'mcpHandler') };
   const app = v2 ? replaceApp(edit, plan, region) : { validated: false };
   const guard = plan.originGuarded || app.validated ? undefined : guardLines(edit, plan, adapter, params);
+  const parsedBody = region.parsedBody ?? messagesBody(region, adapter, params);
   const input: BodyInput = {
     adapter,
     params,
     style: edit.style,
-    methodCheck: methodCheck && !v2,
+    // (on 2026-07-28 the handler answers GET and DELETE with 405 itself, unless the kept code before it reads the body
+    // first: `const parsed = JSON.parse(await readBody(req))` would answer a bodiless GET with 400 Parse error)
+    methodCheck: methodCheck && (!v2 || readsBodyFirst(server.prelude, parsedBody)),
     guard,
     server,
     names,
-    parsedBody: region.parsedBody ?? messagesBody(region, adapter, params),
+    parsedBody,
     servedCatch: region.servedCatch,
     servedWithin: region.servedWithin,
   };
@@ -812,4 +815,11 @@ function parameterTakesFactory(edit: FileEdit, hoist: ServerHoist, parameter: No
     ) as never;
   }
   return true;
+}
+
+/** The kept statements before the handler declare the body it is handed (`let parsed; … parsed = JSON.parse(body)`). */
+function readsBodyFirst(prelude: string[], parsedBody: string | undefined): boolean {
+  if (!parsedBody || !/^[A-Za-z_$][\w$]*$/.test(parsedBody)) return false;
+  const declared = new RegExp(`\\b(?:const|let|var)\\s+(?:\\{[^}]*\\b)?${parsedBody.replace(/\$/g, '\\$')}\\b`);
+  return prelude.some((statement) => declared.test(statement));
 }

@@ -20,7 +20,16 @@ import { migrateSdkSurface } from './sdk-v2-surface';
 import { fixupsFor, importsModule, satisfyV2Dependencies, settledByRaise, withoutAnsweredCodemodNotes } from './v2-fixups';
 import type { Raise } from './v2-dependencies';
 import { DEFAULT_TARGET, type Target } from './targets';
-import { raiseDependencyRange, raiseSdkRange, migratedTexts, sdkCompanions, sdkFloor, V1_SDK, V1_TESTED_RANGE } from './sdk-floor';
+import {
+  addDependency,
+  raiseDependencyRange,
+  raiseSdkRange,
+  migratedTexts,
+  sdkCompanions,
+  sdkFloor,
+  V1_SDK,
+  V1_TESTED_RANGE,
+} from './sdk-floor';
 import { importsPackage, LEGACY_PACKAGE, withoutDependency } from './sdk-v2-surface';
 import * as path from 'node:path';
 import { emitProgress } from './progress';
@@ -270,12 +279,27 @@ function raiseFrameworkFloors(
   names: Set<string>,
 ): Map<string, string> {
   const raised = new Map<string, string>();
+  const everyFile = filesByManifest(files, manifests, false);
   for (const [manifest, owned] of changedFilesByManifest(files, manifests)) {
     for (const transform of allTransforms) {
       const requires = transform.requires;
       if (!requires || !owned.some((w) => w.transformIds.has(transform.id) && requires.uses.test(w.text))) continue;
-      for (const { name, floor, range, why } of requires.packages) {
-        const text = raiseDependencyRange(raised.get(manifest) ?? manifests.get(manifest)!, name, floor, range);
+      for (const { name, floor, range, why, undeclared } of requires.packages) {
+        const current = raised.get(manifest) ?? manifests.get(manifest)!;
+        const imported = () => (everyFile.get(manifest) ?? []).some((w) => importsModule(w.text, name));
+        const added = undeclared && imported() ? addDependency(current, name, range) : undefined;
+        if (added) {
+          raised.set(manifest, added);
+          names.add(name);
+          notes.push({
+            file: manifest,
+            line: 1,
+            ruleId: transform.rules[0],
+            message: `${name} ${range} added: the code imports it without declaring it, and ${why}; run your package manager's install.`,
+          });
+          continue;
+        }
+        const text = raiseDependencyRange(current, name, floor, range);
         if (!text) continue;
         raised.set(manifest, text);
         names.add(name);

@@ -44,6 +44,28 @@ export function raiseSdkRange(manifest: string, floor: string): string | undefin
   return raiseDependencyRange(manifest, V1_SDK, floor, V1_TESTED_RANGE);
 }
 
+/**
+ * The manifest with `name` added to its dependencies at `range` when no dependency section names it; else undefined.
+ * The file keeps its indentation (and key order: the name goes where it sorts when the section is sorted).
+ */
+export function addDependency(manifest: string, name: string, range: string): string | undefined {
+  let json: Record<string, unknown>;
+  try {
+    json = JSON.parse(manifest) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+  const sections = ['dependencies', 'devDependencies', 'optionalDependencies', 'peerDependencies'];
+  if (sections.some((section) => (json[section] as Record<string, string> | undefined)?.[name])) return undefined;
+  const deps = { ...((json.dependencies as Record<string, string> | undefined) ?? {}) };
+  const keys = Object.keys(deps);
+  const sorted = keys.every((key, i) => i === 0 || keys[i - 1].localeCompare(key) <= 0);
+  deps[name] = range;
+  json.dependencies = sorted ? Object.fromEntries(Object.entries(deps).sort(([a], [b]) => a.localeCompare(b))) : deps;
+  const indent = /^[ \t]+(?=")/m.exec(manifest)?.[0] ?? '  ';
+  return JSON.stringify(json, null, indent) + (manifest.endsWith('\n') ? '\n' : '');
+}
+
 /** The manifest with `name`'s range set to `range` when it allows a version below `floor`; else undefined. */
 export function raiseDependencyRange(manifest: string, name: string, floor: string, range: string): string | undefined {
   let json: { dependencies?: Record<string, string>; devDependencies?: Record<string, string> };

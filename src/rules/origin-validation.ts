@@ -1,4 +1,5 @@
-import { SyntaxKind, type Node } from 'ts-morph';
+import { Node, SyntaxKind } from 'ts-morph';
+import { sharedTransportsOf } from '../analysis/shared-transports';
 import { nodesOfKind } from '../analysis/node-index';
 import { mcpNestPlan } from '../analysis/mcp-frameworks/mcp-nest';
 import { fastifyMcpPlan } from '../analysis/mcp-frameworks/fastify-mcp';
@@ -68,6 +69,27 @@ export const originValidation: Rule = {
           hint: 'Add an `onRequest` hook, in the scope that registers the plugin, that answers a present Origin that is not allowed with 403.',
         });
       }
+    }
+    // A transport that is the HTTP server's whole listener (`createServer(transport.handleRequest.bind(transport))`)
+    // has no handler and so no plan: nothing between the socket and the transport reads Origin.
+    for (const shared of sharedTransportsOf(facts)) {
+      const listener = shared.uses.find((use) => {
+        const access = use.getParent();
+        const call = access?.getParent();
+        return !(Node.isCallExpression(call) && call.getExpression() === access);
+      });
+      if (!listener || facts.project.validatesOrigin) continue;
+      const file = listener.getSourceFile();
+      const where =
+        file === sourceFile ? `line ${listener.getStartLineNumber()}` : `${file.getBaseName()}:${listener.getStartLineNumber()}`;
+      report(
+        shared.construction,
+        `No Origin validation: \`${shared.name}.handleRequest\` is the HTTP server's request listener (${where}), so nothing checks Origin before a request reaches the transport (DNS rebinding).`,
+        {
+          fix: 'manual',
+          hint: 'Give the server a request listener that answers a present Origin that is not allowed with 403, then builds a server and a transport for the request (see shared-transport).',
+        },
+      );
     }
     // Hand-rolled transports have no plan either (the fact is asked only then: it costs the checker).
     const endpoints = endpointEvents(sourceFile);

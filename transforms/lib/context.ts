@@ -7,6 +7,8 @@ import type { API, Collection, FileInfo, JSCodeshift, Options } from 'jscodeshif
 import type { Finding } from '../../src/model';
 import type { EndpointPlan } from '../../src/analysis/endpoints/model';
 import { expandPlaceholders } from './emit';
+import { markersSpliced } from './markers';
+import type { AnyNode } from './ast';
 
 export interface TransformOptions extends Options {
   /** Findings of the detector for this file, in this file's current text. */
@@ -51,6 +53,8 @@ export interface TransformContext {
   parsed: string;
   /** Names this run has declared in text not parsed yet (placeholders): `uniqueName` does not hand them out again. */
   claimedNames: Set<string>;
+  /** The markers this run added (see addMarker): the statement, the comment it gained, the comment's text. */
+  markers: Array<{ node: AnyNode; comment: AnyNode; text: string }>;
 }
 
 export function isTypeScriptPath(filePath: string): boolean {
@@ -96,6 +100,7 @@ export function createContext(file: FileInfo, api: API, options: TransformOption
     options,
     parsed: file.source,
     claimedNames: new Set<string>(),
+    markers: [],
   };
   // Only a file with tabs is re-rendered for the parser; work it out once, when a transform first needs offsets.
   if (file.source.includes('\t')) {
@@ -133,6 +138,10 @@ export function compiledEngineModule(file: string): string {
 }
 
 export function print(context: TransformContext): string {
+  return markersSpliced(context, () => printTree(context)) ?? printTree(context);
+}
+
+function printTree(context: TransformContext): string {
   const source = context.file.source;
   const output = context.root.toSource({ quote: context.quote, tabWidth: context.tabWidth, useTabs: context.useTabs });
   const printed = context.useTabs ? withTabsOnNewLines(source, output, context.tabWidth) : output;

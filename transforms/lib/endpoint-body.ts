@@ -181,6 +181,7 @@ export function handlerBody(input: BodyInput, handler: { perRequest?: string; ca
   const access = accessOf(input);
   const lines = [
     `// mcp-migrate: createMcpHandler serves protocol 2026-07-28 with a fresh server per request (GET/DELETE answer 405).`,
+    ...methodCheck(input, access),
     ...(input.guard ?? []),
     ...input.server.prelude,
     ...(handler.perRequest ? [handler.perRequest] : []),

@@ -52,6 +52,13 @@ export function fieldHoist(
     return {
       blocker: `\`${reference}\` is declared without a value and not made by one \`${reference} = …\` statement of the class's constructor or methods`,
     };
+  const handedIn = assigned && handedInAs(made, assigned.method);
+  if (handedIn)
+    return {
+      blocker:
+        `\`${reference}\` is the server handed to \`${handedIn}\` (${relPath(assigned.statement.getSourceFile())}:${assigned.statement.getStartLineNumber()}), ` +
+        `one instance for every connection: take a function that builds a server there instead, and call it per request`,
+    };
   if (!isMadeByCall(made)) return { blocker: `\`${reference}\` is not made by a constructor or factory call where it is declared` };
   // (configured where it is made: in the constructor, or in the method that assigns it)
   const configurer = assigned?.method ?? owner.getConstructors().find((c) => !!c.getBody());
@@ -146,6 +153,19 @@ function assignedOnce(
     return undefined;
   if (method.getParent() !== owner || (Node.isMethodDeclaration(method) && method.isStatic())) return undefined;
   return { statement, value: writes[0].getRight(), method };
+}
+
+/**
+ * `start(server: Server) { this.server = server; }`: the value is a parameter of the method that assigns it — the
+ * method and parameter as `start(server)` (`constructor(server)`), or undefined.
+ */
+function handedInAs(value: Node, method: MethodDeclaration | ConstructorDeclaration): string | undefined {
+  const made = unwrapExpression(value);
+  if (!Node.isIdentifier(made)) return undefined;
+  const parameter = made.getSymbol()?.getDeclarations()[0];
+  if (!Node.isParameterDeclaration(parameter) || parameter.getParent() !== method) return undefined;
+  const name = Node.isConstructorDeclaration(method) ? 'constructor' : method.getName();
+  return `${name}(${parameter.getName()})`;
 }
 
 /** `this.<name>` as written (not another object's property of that name). */

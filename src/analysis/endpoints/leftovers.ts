@@ -7,7 +7,7 @@
 // the function whose listener calls the handler). Such a finding carries the plan; when the plan is not carried out,
 // its one marker speaks for the endpoint.
 import { ENDPOINT_EVENT } from '../file-facts';
-import { Node, SyntaxKind, type SourceFile } from 'ts-morph';
+import { Node, SyntaxKind, type ClassDeclaration, type NewExpression, type SourceFile } from 'ts-morph';
 import { descendantsOfKind } from '../node-index';
 import { resolveHandler } from '../routes';
 import { isSdkSymbol } from '../sdk-modules';
@@ -27,7 +27,7 @@ const MAX_CALLS = 3;
 
 export function explainLeftover(node: Node, plans: EndpointPlan[], relPath: RelPathOf): Leftover | undefined {
   const stopped = plans.filter((plan) => !plan.verdict.migratable && plan.regions.length > 0);
-  const plan = reachedFrom(node, stopped, relPath) ?? reaching(node, stopped, relPath);
+  const plan = reachedFrom(node, stopped, relPath) ?? reaching(node, stopped, relPath) ?? sharedBy(node, stopped, relPath);
   if (plan) return { kind: 'endpoint', plan };
   const reason =
     foreignTransportReason(node.getSourceFile()) ??
@@ -157,6 +157,26 @@ function reaching(node: Node, plans: EndpointPlan[], relPath: RelPathOf): Endpoi
   return undefined;
 }
 
+/**
+ * The endpoint that hands every request to the transport the node helps make: `export const transport = new
+ * StreamableHTTPServerTransport({ sessionIdGenerator })` in a module of its own, whose one transport a request function
+ * of the endpoint uses (`transport.handleRequest(req, res)`). The endpoint's marker says it is shared and what to do.
+ */
+function sharedBy(node: Node, plans: EndpointPlan[], relPath: RelPathOf): EndpointPlan | undefined {
+  const construction = [node, ...node.getAncestors()].find(
+    (a): a is NewExpression => Node.isNewExpression(a) && isSdkSymbol(resolveOrigin(a.getExpression()), 'StreamableHTTPServerTransport'),
+  );
+  const declaration = construction?.getParentIfKind(SyntaxKind.VariableDeclaration);
+  const name = declaration?.getInitializer() === construction ? declaration?.getNameNode() : undefined;
+  if (!name || !Node.isIdentifier(name)) return undefined;
+  for (const reference of referencesOf(name)) {
+    if (reference === name) continue;
+    const plan = regionPlanOf(reference, plans, relPath);
+    if (plan) return plan;
+  }
+  return undefined;
+}
+
 function sameSpan(node: Node, span: Span, relPath: RelPathOf): boolean {
   return relPath(node.getSourceFile()) === span.file && node.getStart() === span.start && node.getEnd() === span.end;
 }
@@ -241,18 +261,55 @@ function handRolledReason(node: Node): string | undefined {
 }
 
 /**
- * The node is part of a class that implements the MCP `Transport` interface and handles `Mcp-Session-Id` itself: a
- * Streamable HTTP transport of the project's own (often a copy of the SDK's), not an endpoint.
+ * The node is part of a class that serves Streamable HTTP itself and handles `Mcp-Session-Id` on its own: one that
+ * implements the MCP `Transport` interface (often a copy of the SDK's transport), or one that writes the header on
+ * its responses without any SDK transport (a hand-rolled endpoint class with `handlePost` / `handleGet` /
+ * `handleDelete` and its own session map). Or the node is a route that hands its request to a method of such a class.
  */
 function ownStreamableTransportReason(node: Node): string | undefined {
   const owner = node.getFirstAncestorByKind(SyntaxKind.ClassDeclaration);
-  if (!owner || !/mcp-session-id/i.test(owner.getText())) return undefined;
+  if (owner) {
+    const kind = ownStreamableKind(owner);
+    return kind ? ownStreamableReason(owner, kind) : undefined;
+  }
+  return servedByOwnStreamable(node);
+}
+
+type OwnStreamableKind = 'transport' | 'endpoint';
+
+function ownStreamableKind(owner: ClassDeclaration): OwnStreamableKind | undefined {
+  if (!/mcp-session-id/i.test(owner.getText())) return undefined;
   const implementsTransport = owner.getImplements().some((clause) => {
     const origin = resolveOrigin(clause.getExpression());
     return origin?.name === 'Transport' && /^@modelcontextprotocol\//.test(origin.module);
   });
-  if (!implementsTransport) return undefined;
+  if (implementsTransport) return 'transport';
+  const usesSdkTransport = descendantsOfKind(owner, SyntaxKind.NewExpression).some((construction) =>
+    (['SSEServerTransport', 'StreamableHTTPServerTransport'] as const).some((name) =>
+      isSdkSymbol(resolveOrigin(construction.getExpression()), name),
+    ),
+  );
+  return !usesSdkTransport && writesSessionHeader(owner) ? 'endpoint' : undefined;
+}
+
+/** `res.setHeader('Mcp-Session-Id', id)` (or `.header(…)`, `.set(…)`, `.append(…)`) somewhere in the node. */
+function writesSessionHeader(node: Node): boolean {
+  return descendantsOfKind(node, SyntaxKind.CallExpression).some((call) => {
+    const callee = call.getExpression();
+    if (!Node.isPropertyAccessExpression(callee) || !['setHeader', 'header', 'set', 'append'].includes(callee.getName())) return false;
+    const [name] = call.getArguments();
+    return !!name && Node.isStringLiteral(name) && /^mcp-session-id$/i.test(name.getLiteralText());
+  });
+}
+
+function ownStreamableReason(owner: ClassDeclaration, kind: OwnStreamableKind): string {
   const name = owner.getName() ?? 'this class';
+  if (kind === 'endpoint')
+    return (
+      `\`${name}\` serves Streamable HTTP itself, without the SDK's transport (it mints \`Mcp-Session-Id\` and keeps its own sessions), ` +
+      `so there is no SDK endpoint for mcp-migrate to rewrite: make it stateless by hand — mint and read no \`Mcp-Session-Id\`, answer ` +
+      `each POST on its own, GET and DELETE with 405 — or serve its routes with the SDK's transport in stateless mode`
+    );
   const used = owner.getNameNode()
     ? referencesOf(owner.getNameNode()!).some((ref) => !owner.containsRange(ref.getPos(), ref.getEnd()))
     : true;
@@ -260,6 +317,31 @@ function ownStreamableTransportReason(node: Node): string | undefined {
     `\`${name}\` implements the Streamable HTTP transport itself (it mints and checks \`Mcp-Session-Id\`), so it is not an endpoint ` +
     `mcp-migrate can rewrite: ${used ? `serve the endpoints that use it with the SDK's transport in stateless mode` : `nothing in this project uses it: delete it, unless other packages import it`}`
   );
+}
+
+/**
+ * A route (`app.delete('/mcp', auth, async (req, res) => { await sessions.handleDelete(req, res); })`) whose handler
+ * hands the request to a method of a class that serves Streamable HTTP itself: the route is that class's to change.
+ */
+function servedByOwnStreamable(node: Node): string | undefined {
+  const route = [node, ...node.getAncestors()].find((a) => Node.isCallExpression(a) && a.getArguments().some(isFunctionNode));
+  if (!route || !Node.isCallExpression(route)) return undefined;
+  for (const handler of route.getArguments().filter(isFunctionNode)) {
+    for (const call of descendantsOfKind(handler, SyntaxKind.CallExpression)) {
+      const callee = call.getExpression();
+      if (!Node.isPropertyAccessExpression(callee)) continue;
+      const method = callee.getNameNode().getSymbol()?.getDeclarations()[0];
+      if (!method || !Node.isMethodDeclaration(method) || method.getSourceFile().isInNodeModules()) continue;
+      const owner = method.getParentIfKind(SyntaxKind.ClassDeclaration);
+      if (!owner || ownStreamableKind(owner) !== 'endpoint') continue;
+      const file = method.getSourceFile().getBaseName();
+      return (
+        `this route hands its request to \`${owner.getName() ?? 'a class'}.${callee.getName()}()\` (${file}:${method.getStartLineNumber()}), and ` +
+        `${ownStreamableReason(owner, 'endpoint')}`
+      );
+    }
+  }
+  return undefined;
 }
 
 /**

@@ -461,7 +461,7 @@ function innerBlock(holder: Node, target: Node, machinery: SessionMachinery): Bl
     // `if (sessionId && transports[sessionId]) … else if (!sessionId && isInitializeRequest(body)) { build }`: the
     // session's gates and method tests may be left behind; any other test guards the server (`if (token)`).
     const test = holder.getExpression();
-    if (!machinery.touches(test) && !isMethodTest(test))
+    if (!machinery.touches(test) && !isMethodTest(test) && !testsConnectedServer(test, target))
       return `the server is built under \`if (${firstLine(test)})\`, which is not a session gate`;
     const then = holder.getThenStatement();
     const otherwise = holder.getElseStatement();
@@ -474,6 +474,20 @@ function innerBlock(holder: Node, target: Node, machinery: SessionMachinery): Bl
   const closure = closureRunNext(holder, target);
   if (closure) return closure;
   return `the server is built inside \`${firstLine(holder)}\`, which does more than gate sessions`;
+}
+
+/**
+ * `if (this.server) { this.server.connect(transport) … }`: the test only asks whether the very server the statement
+ * connects is there yet (a server handed to the class after its routes were registered). Where that server comes
+ * from decides the endpoint, as it does without the test.
+ */
+function testsConnectedServer(test: Node, target: Node): boolean {
+  const text = test.getText();
+  if (!/^[\w$]+(?:\.[\w$]+)*$/.test(text)) return false;
+  return descendantsOfKind(target, SyntaxKind.CallExpression).some((call) => {
+    const callee = call.getExpression();
+    return Node.isPropertyAccessExpression(callee) && callee.getName() === 'connect' && callee.getExpression().getText() === text;
+  });
 }
 
 /**
