@@ -286,7 +286,7 @@ export default {
     expect(worker).toMatch(/import \{[^}]*createMcpHandler[^}]*\} from '@modelcontextprotocol\/server'/);
     expect(worker).not.toMatch(/from 'agents/);
     expect(worker).toContain('return createMcpHandler(() => createMcpServer(props)).fetch(request);');
-    expect(worker).toContain('mcpHandler(request, ctx.props)');
+    expect(worker).toContain('mcpHandler(request, ctx.props as Props)');
     expect(result.manual.map((item) => item.message)).toContain(
       "agents removed: nothing imports it any more (the McpAgent is served by the SDK's createMcpHandler, because raising agents would not install beside the project's lock); run your package manager's install.",
     );
