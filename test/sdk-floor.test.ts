@@ -52,6 +52,10 @@ describe('sdk floor', () => {
         `  constructor() {`,
         `    this.server = new McpServer({ name: 'hub', version: '1.0.0' });`,
         `  }`,
+        // (made in two places, so it cannot become a factory method: apply only marks the endpoint)
+        `  reset() {`,
+        `    this.server = new McpServer({ name: 'hub', version: '1.0.1' });`,
+        `  }`,
         `  listen(port: number) {`,
         `    const app = express();`,
         `    app.use(express.json());`,
