@@ -288,18 +288,7 @@ function raiseFrameworkFloors(
         const current = raised.get(manifest) ?? manifests.get(manifest)!;
         const imported = () => (everyFile.get(manifest) ?? []).some((w) => importsModule(w.text, name));
         const added = undeclared && imported() ? addDependency(current, name, range) : undefined;
-        if (added) {
-          raised.set(manifest, added);
-          names.add(name);
-          notes.push({
-            file: manifest,
-            line: 1,
-            ruleId: transform.rules[0],
-            message: `${name} ${range} added: the code imports it without declaring it, and ${why}; run your package manager's install.`,
-          });
-          continue;
-        }
-        const text = raiseDependencyRange(current, name, floor, range);
+        const text = added ?? raiseDependencyRange(current, name, floor, range);
         if (!text) continue;
         raised.set(manifest, text);
         names.add(name);
@@ -307,7 +296,9 @@ function raiseFrameworkFloors(
           file: manifest,
           line: 1,
           ruleId: transform.rules[0],
-          message: `${name} raised to ${range}: ${why} (${floor} or later); run your package manager's install.`,
+          message: added
+            ? `${name} ${range} added: the code imports it without declaring it, and ${why}; run your package manager's install.`
+            : `${name} raised to ${range}: ${why} (${floor} or later); run your package manager's install.`,
         });
       }
     }
