@@ -133,6 +133,12 @@ export const nest: FrameworkAdapter = {
   defaultParams: ['res'],
   access(params) {
     const res = decorated(params, 'Res', 'Response');
+    // A plain method a route hands its request objects to (`this.service.handle(req, res, body)`): Nest's express
+    // request and response, by position.
+    if (!res && !(params.decorators ?? []).some(Boolean) && params.names[0] && params.names[1]) {
+      const [req, response] = params.names;
+      return { flavor: 'node', req, res: response, body: `${req}.body`, handOver: [] };
+    }
     if (!res) return undefined;
     // Without `@Req()`, express's response knows its request.
     const req = decorated(params, 'Req', 'Request') ?? `${res}.req`;

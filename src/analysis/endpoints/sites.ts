@@ -96,6 +96,8 @@ export class SessionMachinery {
     if (this.facts.holds(id, 'SSEServerTransport') || this.facts.holds(id, 'StreamableHTTPServerTransport')) return true;
     const declaration = id.getSymbol()?.getDeclarations()[0];
     if (Node.isBindingElement(declaration) && /^(?:session_?id|sid|lastEventId)$/i.test(declaration.getName())) return true;
+    // (a helper's parameter the route fills from the header: `handle(req, res, body, sessionId)`)
+    if (Node.isParameterDeclaration(declaration) && /^(?:session_?id|sid|lastEventId)$/i.test(declaration.getName())) return true;
     if (Node.isVariableDeclaration(declaration)) {
       const init = declaration.getInitializer()?.getText() ?? '';
       if (/mcp-session-id|last-event-id|\bsessionId\b|EventStore\(/i.test(init)) return true;
