@@ -177,7 +177,8 @@ export function sessionStateCalls(facts: FileFacts, region: Node, sessionIdParam
  */
 function filesOnlyTransports(call: CallExpression, isSessionId: (expression: Node) => boolean, depth: number): boolean {
   if (depth >= MAX_ACCESSOR_DEPTH) return false;
-  const fn = resolveHandler(call.getExpression()) ?? injectedMethod(call.getExpression());
+  const named = resolveHandler(call.getExpression());
+  const fn = named ?? injectedMethod(call.getExpression());
   const body = fn && isFunctionNode(fn) ? fn.getBody() : undefined;
   if (!fn || !isFunctionNode(fn) || !body || fn.getSourceFile().isDeclarationFile() || fn.getSourceFile().isInNodeModules()) return false;
   const ids = sessionIdParameters(fn, call, isSessionId);
@@ -187,7 +188,10 @@ function filesOnlyTransports(call: CallExpression, isSessionId: (expression: Nod
   // (its writes keyed by the id: each one into a store of transports, and at least one)
   const writes = writesKeyedBy(body, ids);
   if (writes.length === 0) return looksUpTransport(facts, body, ids);
-  return writes.every((write) => isTransportStore(facts, write.store, body));
+  // A service's method files the transport itself (`this.open[id] = transport`); a record it files beside a
+  // transport (`{ transport, clusterManager: new Manager() }`) is the session's state.
+  const itself = (value: Node) => named !== undefined || Node.isIdentifier(unwrapExpression(value));
+  return writes.every((write) => itself(write.value) && isTransportStore(facts, write.store, body));
 }
 
 /** `recall(key) { return this.open[key]; }`: a function that only returns the transport filed under the id. */
