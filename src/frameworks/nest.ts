@@ -55,7 +55,7 @@ export function nestRoute(fn: Node): NestRoute | undefined {
       controller,
       methods: ROUTE_DECORATORS[name],
       path: call.getArguments()[0],
-      prefix: prefixOf(prefixDecorator),
+      prefix: joinPrefixes(globalPrefixOf(fn.getSourceFile()), prefixOf(prefixDecorator)),
     };
   }
   return undefined;
@@ -87,6 +87,40 @@ function prefixOf(decorator: Decorator): string | undefined {
   return trimmed ? `/${trimmed}` : undefined;
 }
 
+function joinPrefixes(outer: string | undefined, inner: string | undefined): string | undefined {
+  return outer || inner ? `${outer ?? ''}${inner ?? ''}` : undefined;
+}
+
+/**
+ * `app.setGlobalPrefix('api')` at start-up puts every controller's routes under `/api`. The one prefix the project
+ * sets (a literal, without `exclude` options), else none: two different ones, or one computed, are not guessed.
+ */
+function globalPrefixOf(file: SourceFile): string | undefined {
+  const project = file.getProject();
+  if (globalPrefixes.has(project)) return globalPrefixes.get(project);
+  const found = new Set<string | undefined>();
+  for (const source of project.getSourceFiles()) {
+    if (source.isDeclarationFile() || source.isInNodeModules() || !source.getFullText().includes('setGlobalPrefix')) continue;
+    for (const call of nodesOfKind(source, SyntaxKind.CallExpression)) {
+      const callee = call.getExpression();
+      if (!Node.isPropertyAccessExpression(callee) || callee.getName() !== 'setGlobalPrefix') continue;
+      const [argument, options] = call.getArguments();
+      const value =
+        argument && (Node.isStringLiteral(argument) || Node.isNoSubstitutionTemplateLiteral(argument))
+          ? argument.getLiteralValue()
+          : undefined;
+      found.add(options ? undefined : value);
+    }
+  }
+  const [only] = found;
+  const trimmed = found.size === 1 ? only?.replace(/^\/+|\/+$/g, '') : undefined;
+  const prefix = trimmed ? `/${trimmed}` : undefined;
+  globalPrefixes.set(project, prefix);
+  return prefix;
+}
+
+const globalPrefixes = new WeakMap<object, string | undefined>();
+
 /** The parameter a Nest decorator injects (`@Res() res` → `res`), if the handler has one. */
 function decorated(params: HandlerParams, ...names: string[]): string | undefined {
   const index = (params.decorators ?? []).findIndex((d) => names.includes(d));
@@ -99,6 +133,12 @@ export const nest: FrameworkAdapter = {
   defaultParams: ['res'],
   access(params) {
     const res = decorated(params, 'Res', 'Response');
+    // A plain method a route hands its request objects to (`this.service.handle(req, res, body)`): Nest's express
+    // request and response, by position.
+    if (!res && !(params.decorators ?? []).some(Boolean) && params.names[0] && params.names[1]) {
+      const [req, response] = params.names;
+      return { flavor: 'node', req, res: response, body: `${req}.body`, handOver: [] };
+    }
     if (!res) return undefined;
     // Without `@Req()`, express's response knows its request.
     const req = decorated(params, 'Req', 'Request') ?? `${res}.req`;

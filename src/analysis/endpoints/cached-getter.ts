@@ -176,3 +176,52 @@ function onlyConnected(call: CallExpression): boolean {
     return Node.isPropertyAccessExpression(access) && access.getExpression() === id && /^(?:connect|close)$/.test(access.getName());
   });
 }
+
+/**
+ * A method of a project class whose every `return` hands out a field of its instance (`getServer() { return
+ * this.server; }`), called on an instance the handler does not make (`this.mcpService.getServer()`, a service injected
+ * into the controller): every request gets the one server that instance holds. Why, as a sentence; undefined when
+ * the call is not such a getter.
+ */
+export function heldServerOf(call: CallExpression, region: Node): string | undefined {
+  const callee = call.getExpression();
+  if (!Node.isPropertyAccessExpression(callee)) return undefined;
+  const owner = unwrapExpression(callee.getExpression());
+  // (an instance the handler made itself, `new Builder().getServer()`, is its own)
+  if (Node.isNewExpression(owner) || Node.isCallExpression(owner)) return undefined;
+  const ownerDeclaration = Node.isIdentifier(owner) ? declarationOf(owner) : undefined;
+  if (ownerDeclaration && contains(region, ownerDeclaration)) return undefined;
+  const [method] = callee.getNameNode().getSymbol()?.getDeclarations() ?? [];
+  if (!method || !Node.isMethodDeclaration(method)) return undefined;
+  const owningClass = method.getParent();
+  if (!Node.isClassDeclaration(owningClass) || method.isStatic() || method.getSourceFile().isInNodeModules()) return undefined;
+  if (method.getSourceFile().isDeclarationFile()) return undefined;
+  const returns = descendantsOfKind(method, SyntaxKind.ReturnStatement).filter((r) => r.getFirstAncestor(isFunctionNode) === method);
+  if (returns.length === 0) return undefined;
+  const fields = new Set<string>();
+  for (const statement of returns) {
+    const value = statement.getExpression() && unwrapExpression(statement.getExpression()!);
+    if (!value || !Node.isPropertyAccessExpression(value) || value.getExpression().getKind() !== SyntaxKind.ThisKeyword) return undefined;
+    fields.add(value.getName());
+  }
+  if (fields.size !== 1) return undefined;
+  const [field] = fields;
+  // Where the field is given its server (`this.server = new McpServer(…)` in `onModuleInit`), to name it.
+  const assignment = descendantsOfKind(owningClass, SyntaxKind.BinaryExpression).find((b) => {
+    const left = b.getLeft();
+    return (
+      b.getOperatorToken().getKind() === SyntaxKind.EqualsToken &&
+      Node.isPropertyAccessExpression(left) &&
+      left.getName() === field &&
+      left.getExpression().getKind() === SyntaxKind.ThisKeyword
+    );
+  });
+  const builtIn = assignment?.getFirstAncestor(isFunctionNode);
+  const builtName = builtIn && Node.isMethodDeclaration(builtIn) ? ` (built in \`${builtIn.getName()}\`)` : '';
+  const className = owningClass.getName() ?? 'its class';
+  return (
+    `\`${callee.getText()}()\` returns \`this.${field}\`, the one server a \`${className}\` instance holds${builtName}: give ` +
+    `\`${className}\` a method that builds a fresh server per call (registering on it every tool the class and its callers add to ` +
+    `\`this.${field}\`), call that per request, then apply again`
+  );
+}

@@ -14,6 +14,7 @@ import { isSdkSymbol } from '../sdk-modules';
 import { resolveOrigin } from '../resolve';
 import type { EndpointPlan, Span } from './model';
 import { isFunctionNode, type FunctionNode, type RelPathOf } from './spans';
+import { injectedMethod } from './sites';
 import { referencesOf } from '../references';
 
 export type Leftover =
@@ -35,6 +36,7 @@ export function explainLeftover(node: Node, plans: EndpointPlan[], relPath: RelP
     handRolledReason(node) ??
     ownStreamableTransportReason(node) ??
     returnedEventStoreReason(node) ??
+    headerParameterReason(node, plans, relPath) ??
     exportedHelperReason(node, plans, relPath);
   return reason ? { kind: 'reason', reason } : undefined;
 }
@@ -418,5 +420,35 @@ function exportedHelperReason(node: Node, plans: EndpointPlan[], relPath: RelPat
   return (
     `${name} is re-exported by ${by}, the package's API, so mcp-migrate leaves it: make it ignore the session, or drop it in a ` +
     `release that may change that API`
+  );
+}
+
+/**
+ * `@Headers('mcp-session-id') sessionId` on a NestJS route method that only hands the id on to the function this run
+ * migrates (`this.mcpService.handle(req, res, body, sessionId)`): the function ignores it from now on, and the route
+ * still reads the header. Which call, and what to do.
+ */
+function headerParameterReason(node: Node, plans: EndpointPlan[], relPath: RelPathOf): string | undefined {
+  const decorator = node.getFirstAncestorByKind(SyntaxKind.Decorator);
+  const parameter = decorator?.getParent();
+  const nameNode = Node.isParameterDeclaration(parameter) ? parameter.getNameNode() : undefined;
+  if (!decorator || !Node.isParameterDeclaration(parameter) || !Node.isIdentifier(nameNode)) return undefined;
+  const uses = referencesOf(nameNode).filter((reference) => reference !== nameNode);
+  const calls = uses.map((use) => {
+    const call = use.getParent();
+    return Node.isCallExpression(call) && call.getArguments().includes(use as never) ? call : undefined;
+  });
+  if (uses.length === 0 || calls.some((call) => !call)) return undefined;
+  const migrated = plans.filter((plan) => plan.verdict.migratable);
+  for (const call of calls) {
+    const callee = call!.getExpression();
+    const fn = resolveHandler(callee) ?? injectedMethod(callee);
+    if (!fn || !migrated.some((plan) => plan.regions.some((region) => within(fn, region.fn, relPath)))) return undefined;
+  }
+  const names = [...new Set(calls.map((call) => `\`${call!.getExpression().getText()}(…)\``))].join(', ');
+  const name = parameter.getName();
+  return (
+    `\`${decorator.getText()} ${name}\` reads the session header only to hand it to ${names}, which this run makes stateless ` +
+    `(it ignores the id now): delete the parameter and pass \`undefined\` in its place`
   );
 }

@@ -8,7 +8,7 @@ import { resolveHandler } from '../routes';
 import type { ServerHoist, ServerSource } from './model';
 import type { RegionNode } from './regions';
 import { isTestFile } from './classify';
-import { cachedGetterOf } from './cached-getter';
+import { cachedGetterOf, heldServerOf } from './cached-getter';
 import { fieldHoist } from './field-factory';
 import { returnedServerOf } from './returned-server';
 import { connectCalls, type SessionMachinery } from './sites';
@@ -298,6 +298,9 @@ function built(
   const expression = awaited ? (init as Node & { getExpression(): Node }).getExpression() : init;
   const cached = Node.isCallExpression(expression) ? cachedGetterOf(expression, region.fn, relPath) : undefined;
   if (typeof cached === 'string') return { source: { kind: 'unknown', why: cached } };
+  // (`this.service.getServer()` returning the service's one server: shared, not built here)
+  const held = Node.isCallExpression(expression) ? heldServerOf(expression, region.fn) : undefined;
+  if (held) return { source: { kind: 'shared', reference: expression.getText(), declaration: spanOf(expression, relPath), blocker: held } };
   const anchor = statementOf(declaration ?? connect)!;
   const setup = declaration ? setupStatements(anchor, declaration, connect, machinery) : [];
   // (a close callback that also ended the session keeps what else it did: `await cleanup()`)

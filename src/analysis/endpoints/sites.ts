@@ -96,6 +96,8 @@ export class SessionMachinery {
     if (this.facts.holds(id, 'SSEServerTransport') || this.facts.holds(id, 'StreamableHTTPServerTransport')) return true;
     const declaration = id.getSymbol()?.getDeclarations()[0];
     if (Node.isBindingElement(declaration) && /^(?:session_?id|sid|lastEventId)$/i.test(declaration.getName())) return true;
+    // (a helper's parameter the route fills from the header: `handle(req, res, body, sessionId)`)
+    if (Node.isParameterDeclaration(declaration) && /^(?:session_?id|sid|lastEventId)$/i.test(declaration.getName())) return true;
     if (Node.isVariableDeclaration(declaration)) {
       const init = declaration.getInitializer()?.getText() ?? '';
       if (/mcp-session-id|last-event-id|\bsessionId\b|EventStore\(/i.test(init)) return true;
@@ -175,7 +177,8 @@ export function sessionStateCalls(facts: FileFacts, region: Node, sessionIdParam
  */
 function filesOnlyTransports(call: CallExpression, isSessionId: (expression: Node) => boolean, depth: number): boolean {
   if (depth >= MAX_ACCESSOR_DEPTH) return false;
-  const fn = resolveHandler(call.getExpression());
+  const named = resolveHandler(call.getExpression());
+  const fn = named ?? injectedMethod(call.getExpression());
   const body = fn && isFunctionNode(fn) ? fn.getBody() : undefined;
   if (!fn || !isFunctionNode(fn) || !body || fn.getSourceFile().isDeclarationFile() || fn.getSourceFile().isInNodeModules()) return false;
   const ids = sessionIdParameters(fn, call, isSessionId);
@@ -184,7 +187,53 @@ function filesOnlyTransports(call: CallExpression, isSessionId: (expression: Nod
   if (sessionStateCalls(facts, body, ids, depth + 1).length > 0) return false;
   // (its writes keyed by the id: each one into a store of transports, and at least one)
   const writes = writesKeyedBy(body, ids);
-  return writes.length > 0 && writes.every((write) => isTransportStore(facts, write.store, body));
+  if (writes.length === 0) return looksUpTransport(facts, body, ids);
+  // A service's method files the transport itself (`this.open[id] = transport`); a record it files beside a
+  // transport (`{ transport, clusterManager: new Manager() }`) is the session's state.
+  const itself = (value: Node) => named !== undefined || Node.isIdentifier(unwrapExpression(value));
+  return writes.every((write) => itself(write.value) && isTransportStore(facts, write.store, body));
+}
+
+/** `recall(key) { return this.open[key]; }`: a function that only returns the transport filed under the id. */
+function looksUpTransport(facts: FileFacts, body: Node, ids: readonly Node[]): boolean {
+  const symbols = new Set(ids.map((id) => id.getSymbol()));
+  const isId = (node: Node | undefined) =>
+    !!node && Node.isIdentifier(unwrapExpression(node)) && symbols.has(unwrapExpression(node).getSymbol());
+  const returns = descendantsOfKind(body, SyntaxKind.ReturnStatement).filter(
+    (r) => r.getFirstAncestor(isFunctionNode) === body.getParent(),
+  );
+  return (
+    returns.length > 0 &&
+    returns.every((statement) => {
+      const value = statement.getExpression() && unwrapExpression(statement.getExpression()!);
+      if (Node.isElementAccessExpression(value) && isId(value.getArgumentExpression()))
+        return isTransportStore(facts, value.getExpression(), body);
+      if (Node.isCallExpression(value)) {
+        const callee = value.getExpression();
+        return (
+          Node.isPropertyAccessExpression(callee) &&
+          callee.getName() === 'get' &&
+          isId(value.getArguments()[0]) &&
+          isTransportStore(facts, callee.getExpression(), body)
+        );
+      }
+      return false;
+    })
+  );
+}
+
+/**
+ * `this.sessions.addTransport` where `sessions` is an instance of a project class (a service handed to the
+ * controller's constructor): that class's method. Only a method declared in a project file counts.
+ */
+export function injectedMethod(callee: Node): Node | undefined {
+  if (!Node.isPropertyAccessExpression(callee)) return undefined;
+  const owner = unwrapExpression(callee.getExpression());
+  if (!Node.isPropertyAccessExpression(owner) || owner.getExpression().getKind() !== SyntaxKind.ThisKeyword) return undefined;
+  const [declaration] = callee.getSymbol()?.getDeclarations() ?? [];
+  if (!declaration || !Node.isMethodDeclaration(declaration) || !Node.isClassDeclaration(declaration.getParent())) return undefined;
+  const file = declaration.getSourceFile();
+  return file.isDeclarationFile() || file.isInNodeModules() ? undefined : declaration;
 }
 
 /** The parameters of `fn` that receive the session id where `call` calls it. */
