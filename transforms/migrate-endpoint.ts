@@ -54,6 +54,7 @@ export const rules = [
   'shared-server-instance',
   'origin-validation',
   'per-request-transport',
+  'shared-transport',
 ];
 export const parser = 'tsx';
 
@@ -135,6 +136,7 @@ function plansOf(context: TransformContext): EndpointPlan[] {
 function markerRule(plan: EndpointPlan): string {
   // (what stops the endpoint names the rule: per-session state is session-state's, whatever else the plan has)
   if (!plan.verdict.migratable && plan.verdict.state) return 'session-state';
+  if (plan.server.kind === 'unknown' && plan.server.sharedTransport) return 'shared-transport';
   if (plan.regions.some((r) => r.role !== 'streamable' && r.role !== 'session')) return 'legacy-sse-transport';
   if (plan.server.kind === 'shared' || (plan.server.kind === 'built' && plan.server.cached)) return 'shared-server-instance';
   return plan.stateless ? 'per-request-transport' : 'session-id';
@@ -154,6 +156,7 @@ function migrate(edit: FileEdit, plan: EndpointPlan): boolean {
   if (plan.server.kind === 'shared' && plan.server.hoist) changed = hoistServer(edit, plan.server.hoist) || changed;
   if (plan.server.kind === 'built' && plan.server.cached) changed = uncacheServer(edit, plan.server.cached) || changed;
   if (plan.credentials) changed = scopeStoreAndReaders(edit.context, plan.credentials, edit.file) || changed;
+  if (plan.startupTransport) changed = removeStartupTransport(edit, plan.startupTransport) || changed;
   const regions = plan.regions.filter((r) => r.fn.file === edit.file);
   const endpointRegion = plan.regions.find((r) => r.endpoint);
   const endpoint = endpointPath(edit, plan);
@@ -170,6 +173,22 @@ function migrate(edit: FileEdit, plan: EndpointPlan): boolean {
     if (stream) changed = addEndpointBeside(edit, plan, stream, endpoint) || changed;
   }
   return changed;
+}
+
+/** The one transport made at start-up and its connect: each request gets a transport of its own now. */
+function removeStartupTransport(edit: FileEdit, startup: NonNullable<EndpointPlan['startupTransport']>): boolean {
+  if (startup.declaration.file !== edit.file) return false;
+  const paths = [
+    ...[startup.connect, ...startup.closes].map((span) => pathAt(edit.context, span, ['ExpressionStatement'])),
+    pathAt(edit.context, startup.declaration, ['VariableDeclaration']),
+  ];
+  if (paths.some((p) => !p))
+    throw new Error(`the start-up transport at ${startup.declaration.file}:${startup.declaration.line} was not found`);
+  for (const path of paths) {
+    for (const name of referencedNames(edit.context.j, path!.node as unknown as AnyNode)) edit.dead.add(name);
+    path!.prune();
+  }
+  return true;
 }
 
 /** Another method on the endpoint's own route path (GET `/mcp` beside POST `/mcp`): it answers 405, not 410. */

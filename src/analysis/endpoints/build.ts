@@ -32,7 +32,7 @@ import {
   readsBridgedRequest,
 } from './regions';
 import { SessionMachinery, sessionSiteNodes, sessionStateCalls, transportSites, type TransportSite } from './sites';
-import { regionStatements, serverSourceOf } from './server-source';
+import { regionStatements, serverSourceOf, type StartupTransport } from './server-source';
 import { servedCatchOf, servedWithinOf } from './served-catch';
 import { isTestFile } from './classify';
 import { messageTakeoverOf } from './bridge';
@@ -286,7 +286,8 @@ function planOf(group: DraftRegion[], relPath: RelPathOf, local: boolean): Endpo
   // (the handler rewritten in place keeps its own logging; a new endpoint does not take the stream route's)
   const inPlace = source === primary && !source.helper && source.roles.has('streamable');
   const carried = [...requestValues(source), ...servedBodies(source), ...servedWrapperArguments(source)];
-  const server = serverSourceOf(handling(source), source.facts, machinery, relPath, { carried, logs: inPlace });
+  const others = group.filter((r) => r !== source).map((r) => handling(r).block);
+  const server = serverSourceOf(handling(source), source.facts, machinery, relPath, { carried, logs: inPlace }, others);
   if (source.helper) server.source = liftedServer(server.source, source.helper, group);
   const regions = ordered.map((r) => regionPlan(r, relPath, r === primary));
   // (routes mounted where the analysis cannot follow, when the old transport names its messages URL: the prefix)
@@ -309,8 +310,11 @@ function planOf(group: DraftRegion[], relPath: RelPathOf, local: boolean): Endpo
   const constructions = group.flatMap((r) =>
     r.facts.constructions('StreamableHTTPServerTransport').filter((c) => contains(handling(r).block, c)),
   );
+  const { startup } = server;
+  // (the options of the one transport made at start-up, e.g. `enableJsonResponse`, are the endpoint's)
+  const optioned = startup && Node.isNewExpression(startup.construction) ? [...constructions, startup.construction] : constructions;
   const options = (name: string) =>
-    constructions.map((c) => c.getArguments()[0]).map((o) => (o && Node.isObjectLiteralExpression(o) ? o.getProperty(name) : undefined));
+    optioned.map((c) => c.getArguments()[0]).map((o) => (o && Node.isObjectLiteralExpression(o) ? o.getProperty(name) : undefined));
   // Stateless already: a fresh server and a session-less transport per request, POST only.
   const stateless =
     server.source.kind === 'built' &&
@@ -339,6 +343,7 @@ function planOf(group: DraftRegion[], relPath: RelPathOf, local: boolean): Endpo
     },
     stateless,
     ...(stream ? messageTakeoverOf(stream.node, stream.facts, relPath) : {}),
+    ...(startup ? { startupTransport: startupTransportPlan(startup, relPath) } : {}),
     sessionSites: group
       .flatMap((r) => sessionSiteNodes(r.node.block.getSourceFile()).filter((n) => contains(handling(r).block, n)))
       .map((n) => spanOf(n, relPath)),
@@ -350,6 +355,11 @@ function planOf(group: DraftRegion[], relPath: RelPathOf, local: boolean): Endpo
   // (the server's region: its kept statements are where the endpoint computes what it serves with)
   plan.verdict = verdictOf(plan, group, { ...server, endpoint: handling(source).fn }, relPath);
   return plan;
+}
+
+function startupTransportPlan(startup: StartupTransport, relPath: RelPathOf): NonNullable<EndpointPlan['startupTransport']> {
+  const span = (node: Node) => spanOf(node, relPath);
+  return { declaration: span(startup.declaration), connect: span(startup.connect), closes: startup.closes.map(span) };
 }
 
 /**

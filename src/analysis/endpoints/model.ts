@@ -162,7 +162,8 @@ export type ServerSource =
        */
       prelude?: string[];
     }
-  | { kind: 'unknown'; why: string };
+  /** `sharedTransport`: the handler serves every request with one transport made outside it (rule `shared-transport`). */
+  | { kind: 'unknown'; why: string; sharedTransport?: true };
 
 /** How a shared server becomes a factory: where it is declared, what moves into the factory and what else changes. */
 export interface ServerHoist {
@@ -319,6 +320,12 @@ export interface EndpointPlan {
   stateless: boolean;
   /** Session machinery the migration removes: stores, id generators, event stores (spans, for the report). */
   sessionSites: Span[];
+  /**
+   * The endpoint handed every request to one transport made once and connected at start-up (`shared-transport`): the
+   * migration deletes the transport's declaration, that connect and its `close()` calls on shutdown, and serves each
+   * request with its own.
+   */
+  startupTransport?: { declaration: Span; connect: Span; closes: Span[] };
   /** The endpoint is a stdio bridge that forwards raw messages to a child process. */
   bridge?: BridgePlan;
   /** `transport.onmessage` wrapped to change every message before the server answers it (`_meta` from the connection). */

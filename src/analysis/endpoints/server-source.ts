@@ -42,6 +42,18 @@ export interface ServerSourceResult {
   sharedDeclaration?: Node;
   /** For a built server: the statements kept before it is built. */
   prelude?: Node[];
+  /** One transport made once and connected at start-up, which the handler hands every request: both statements go. */
+  startup?: StartupTransport;
+}
+
+export interface StartupTransport {
+  /** `const transport = new StreamableHTTPServerTransport(…)`, and its construction. */
+  declaration: Node;
+  construction: Node;
+  /** `await server.connect(transport);` */
+  connect: Node;
+  /** `await transport.close();` on shutdown: each request's transport is closed when its response closes. */
+  closes: Node[];
 }
 
 /**
@@ -60,6 +72,8 @@ export function serverSourceOf(
   machinery: SessionMachinery,
   relPath: RelPathOf,
   perRequest: KeptPerRequest = {},
+  /** The blocks of the endpoint's other regions (a GET branch beside the POST one), which the migration rewrites too. */
+  otherRegions: Node[] = [],
 ): ServerSourceResult {
   const statements = regionStatements(region);
   const connects = connectCalls(facts, region.block).filter((c) => statements.some((s) => contains(s, c.call)));
@@ -77,10 +91,13 @@ export function serverSourceOf(
         connect: handOff,
       };
     const shared = transportMadeOutside(facts, region);
+    const startup = shared && startupTransportSource(facts, region, shared, { machinery, perRequest, otherRegions }, relPath);
+    if (startup) return startup;
     if (shared)
       return {
         source: {
           kind: 'unknown',
+          sharedTransport: true,
           why: `the handler hands every request to \`${shared.name}\`, one transport made once (${relPath(shared.declaration.getSourceFile())}:${shared.declaration.getStartLineNumber()}) and connected to the server outside the handler, so a stateless one fails every request after the first and a stateful one serves one client: build a server and a transport per request in the handler, connect them there, and drop the start-up connect`,
         },
       };
@@ -261,7 +278,7 @@ function transportHandOff(facts: FileFacts, statements: Node[]): Node | undefine
 }
 
 /** `transport.handleRequest(…)` in the region on a transport declared, and made, outside it (once, for every request). */
-function transportMadeOutside(facts: FileFacts, region: RegionNode): { name: string; declaration: Node } | undefined {
+function transportMadeOutside(facts: FileFacts, region: RegionNode): { name: string; declaration: Node; call: Node } | undefined {
   // (an arrow's expression body is the call itself: `(c) => transport.handleRequest(c.req.raw)`)
   const calls = [region.block, ...descendantsOfKind(region.block, SyntaxKind.CallExpression)].filter(Node.isCallExpression);
   for (const call of calls) {
@@ -272,9 +289,100 @@ function transportMadeOutside(facts: FileFacts, region: RegionNode): { name: str
     const declaration = declarationOf(receiver);
     if (!Node.isVariableDeclaration(declaration) || contains(region.block, declaration)) continue;
     if (!Node.isNewExpression(unwrapExpression(declaration.getInitializer() ?? receiver))) continue;
-    return { name: receiver.getText(), declaration };
+    return { name: receiver.getText(), declaration, call };
   }
   return undefined;
+}
+
+/**
+ * `transport.handleRequest(req, …)` on one transport made once and connected at start-up (`await server.connect(transport)`,
+ * shared-transport): the endpoint builds that server and a transport per request instead, and the transport's
+ * declaration and its connect go. Only when the transport is used for nothing else and the connect is a statement of its
+ * own; the server is then a shared one (it becomes a factory) or a call whose names are module-level.
+ */
+function startupTransportSource(
+  facts: FileFacts,
+  region: RegionNode,
+  shared: { declaration: Node; call: Node },
+  { machinery, perRequest, otherRegions }: { machinery: SessionMachinery; perRequest: KeptPerRequest; otherRegions: Node[] },
+  relPath: RelPathOf,
+): ServerSourceResult | undefined {
+  const { declaration } = shared;
+  if (!Node.isVariableDeclaration(declaration)) return undefined;
+  const statement = declaration.getVariableStatement();
+  const construction = declaration.getInitializer();
+  if (!statement || !construction || statement.getDeclarations().length !== 1 || statement.isExported()) return undefined;
+  if (declaration.getSourceFile() !== region.fn.getSourceFile()) return undefined;
+  const uses = referencesTo(declaration.getNameNode());
+  const connects = connectCalls(facts, declaration.getSourceFile()).filter((c) => uses.includes(unwrapExpression(c.transport)));
+  if (connects.length !== 1) return undefined;
+  const [{ call, server }] = connects;
+  const connect = statementOf(call);
+  if (!connect || !Node.isExpressionStatement(connect) || !isPlainConnect(connect.getExpression(), call)) return undefined;
+  // (every other use hands a request to it, in a region of this endpoint, or closes it on shutdown: `await transport.close();`)
+  const closes: Node[] = [];
+  for (const id of uses) {
+    if (contains(connect, id) || [region.block, ...otherRegions].some((block) => contains(block, id))) continue;
+    const close = closeStatementOf(id);
+    if (!close) return undefined;
+    closes.push(close);
+  }
+  const startup = { declaration: statement, construction, connect, closes };
+  const served = serverConnectedAtStartup(server, region, connect, relPath);
+  if (!served) return undefined;
+  const prelude = Node.isBlock(region.block) ? sharedPrelude(region, shared.call, machinery, perRequest) : { source: {}, nodes: [] };
+  if (typeof prelude === 'string') return undefined;
+  return { ...served, source: { ...served.source, ...prelude.source }, prelude: prelude.nodes, startup } as ServerSourceResult;
+}
+
+/** `await x.connect(transport)`, `x.connect(transport)` or `void x.connect(transport)` (any call so written), nothing more. */
+function isPlainConnect(expression: Node, call: Node): boolean {
+  if (expression === call) return true;
+  return (Node.isAwaitExpression(expression) || Node.isVoidExpression(expression)) && expression.getExpression() === call;
+}
+
+/** The statement `transport.close();` (awaited or voided) that `id` is the receiver of. */
+function closeStatementOf(id: Node): Node | undefined {
+  const access = id.getParent();
+  const call = access?.getParent();
+  if (!Node.isPropertyAccessExpression(access) || access.getName() !== 'close' || !Node.isCallExpression(call)) return undefined;
+  if (call.getExpression() !== access || call.getArguments().length > 0) return undefined;
+  const statement = statementOf(call);
+  return Node.isExpressionStatement(statement) && isPlainConnect(statement.getExpression(), call) ? statement : undefined;
+}
+
+/** The server a start-up connect connects: shared (it becomes a factory), or made by a call of module-level names. */
+function serverConnectedAtStartup(
+  server: Node,
+  region: RegionNode,
+  connect: Node,
+  relPath: RelPathOf,
+): Pick<ServerSourceResult, 'source' | 'sharedDeclaration'> | undefined {
+  const expression = unwrapExpression(server);
+  if (Node.isIdentifier(expression)) {
+    const declaration = declarationOf(expression);
+    if (!Node.isVariableDeclaration(declaration) || contains(region.fn, declaration)) return undefined;
+    const source = shared(expression, declaration, region, relPath, [connect]);
+    return source.kind === 'shared' && (source.hoist || source.factoryCall) ? { source, sharedDeclaration: declaration } : undefined;
+  }
+  if (!Node.isCallExpression(expression) && !Node.isNewExpression(expression)) return undefined;
+  const outside = freeIdentifiers(expression).some(
+    (id) => !Node.isSourceFile(statementOf(valueSymbol(id)?.getDeclarations()[0] ?? id)?.getParent()),
+  );
+  if (outside) return undefined;
+  let written = server;
+  while (Node.isParenthesizedExpression(written)) written = written.getExpression();
+  return {
+    source: {
+      kind: 'built',
+      init: templateText(expression),
+      awaited: Node.isAwaitExpression(written),
+      setup: [],
+      prelude: [],
+      uses: [...new Set(freeIdentifiers(expression).map((id) => id.getText()))],
+      requestScoped: false,
+    },
+  };
 }
 
 /** The statements of a region: the block's, from the first one after a path guard. */
@@ -696,7 +804,8 @@ function readsAny(statement: Node, symbols: Set<MorphSymbol>): boolean {
 
 // ---- shared ----------------------------------------------------------------------------------------------------
 
-function shared(reference: Node, local: Node, region: RegionNode, relPath: RelPathOf): ServerSource {
+/** `removed`: statements the migration deletes (a start-up connect), which are no use of the server. */
+function shared(reference: Node, local: Node, region: RegionNode, relPath: RelPathOf, removed: Node[] = []): ServerSource {
   // An imported server is declared in the module it comes from.
   const declaration = Node.isImportSpecifier(local) || Node.isImportClause(local) ? (declarationOf(reference) ?? local) : local;
   const base = { kind: 'shared' as const, reference: reference.getText(), declaration: spanOf(declaration, relPath) };
@@ -715,9 +824,9 @@ function shared(reference: Node, local: Node, region: RegionNode, relPath: RelPa
       blocker: `\`${reference.getText()}\` is one server shared by every request, declared where mcp-migrate cannot turn it into a factory`,
     };
   }
-  const hoisted = variableHoist(declaration, [region.fn], relPath);
+  const hoisted = variableHoist(declaration, [region.fn], relPath, [], removed);
   // `const server = buildServer()` used only to serve: the region calls the factory that already exists.
-  const factoryCall = factoryCallOf(declaration, hoisted.hoist);
+  const factoryCall = factoryCallOf(declaration, hoisted.hoist, region.fn);
   return factoryCall ? { ...base, factoryCall } : { ...base, ...hoisted };
 }
 
@@ -740,20 +849,30 @@ function destructuredFactoryCall(declaration: Node, region: RegionNode): string 
 }
 
 /** A shared server made by one call of a module-level factory, configured nowhere else and used only to serve. */
-function factoryCallOf(declaration: Node, hoist: ServerHoist | undefined): string | undefined {
+function factoryCallOf(declaration: Node, hoist: ServerHoist | undefined, handler: Node): string | undefined {
   // (only in the region's own file, where the call's names are in scope)
   if (!hoist || hoist.setup.length > 0 || hoist.keepsInstance || hoist.exported) return undefined;
   if (!Node.isVariableDeclaration(declaration)) return undefined;
   const init = declaration.getInitializer();
   const call = init ? unwrapExpression(init) : undefined;
   if (!call || !Node.isCallExpression(call) || Node.isAwaitExpression(init!)) return undefined;
-  const moduleLevel = Node.isSourceFile(declaration.getVariableStatement()?.getParent());
-  if (
-    !moduleLevel ||
-    freeIdentifiers(call).some((id) => !Node.isSourceFile(statementOf(id.getSymbol()!.getDeclarations()[0])?.getParent()))
-  )
+  if (!inScopeOf(handler, declaration) || freeIdentifiers(call).some((id) => !inScopeOf(handler, id.getSymbol()?.getDeclarations()[0])))
     return undefined;
   return templateText(call);
+}
+
+/**
+ * A declaration the handler sees with the value it had when the server was made: at module level, or a `const` or a
+ * parameter of a function around the handler (`const store = openStore()` in the start-up function that serves).
+ */
+function inScopeOf(handler: Node, declaration: Node | undefined): boolean {
+  if (!declaration) return false;
+  if (Node.isParameterDeclaration(declaration)) return contains(declaration.getParentOrThrow(), handler);
+  const statement = statementOf(declaration);
+  if (!statement) return false;
+  if (Node.isSourceFile(statement.getParent())) return true;
+  const constant = Node.isVariableStatement(statement) && statement.getDeclarationKind() === 'const';
+  return constant && contains(statement.getParentOrThrow(), handler);
 }
 
 /** A server passed in as a parameter: every caller must pass the same hoistable instance. */
@@ -820,13 +939,15 @@ function callsTo(fn: FunctionNode): CallExpression[] {
 
 /**
  * A shared server declared as a variable: the statements after it that configure it move into a factory; uses
- * elsewhere (a stdio `connect`, `close()` on shutdown, an export) keep one instance made by the factory.
+ * elsewhere (a stdio `connect`, `close()` on shutdown, an export) keep one instance made by the factory. `removed`:
+ * statements the migration deletes (a start-up connect), which neither configure it nor use it.
  */
 function variableHoist(
   declaration: Node,
   connecting: FunctionNode[],
   relPath: RelPathOf,
   callSites: Node[] = [],
+  removed: Node[] = [],
 ): { hoist?: ServerHoist; blocker?: string } {
   if (!Node.isVariableDeclaration(declaration) || !Node.isIdentifier(declaration.getNameNode())) {
     return { blocker: 'the shared server is not declared as one variable' };
@@ -845,12 +966,16 @@ function variableHoist(
     return { blocker: `\`${name}\` is not declared at statement level` };
   const symbol = declaration.getNameNode().getSymbol();
   const statements = (container as SourceFile | Block).getStatements();
-  const after = statements.slice(statements.indexOf(statement) + 1);
+  const after = statements.slice(statements.indexOf(statement) + 1).filter((s) => !removed.includes(s));
   const setup = after.filter((s) => isSetupStatement(s, (n) => Node.isIdentifier(n) && n.getSymbol() === symbol, callSites));
   // Every use, in this file and in the files that import it.
   const uses = referencesTo(declaration.getNameNode());
   const elsewhere = uses.filter(
-    (id) => !setup.some((s) => contains(s, id)) && !connecting.some((fn) => contains(fn, id)) && !callSites.some((c) => contains(c, id)),
+    (id) =>
+      !setup.some((s) => contains(s, id)) &&
+      !connecting.some((fn) => contains(fn, id)) &&
+      !callSites.some((c) => contains(c, id)) &&
+      !removed.some((s) => contains(s, id)),
   );
   // One instance may stay for code that only connects or closes it (a stdio branch, shutdown); code that configures
   // or hands it on would configure an instance the per-request servers never see.
