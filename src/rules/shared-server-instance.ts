@@ -45,7 +45,8 @@ export const sharedServerInstance: Rule = {
           { fix: cached.blocker ? 'manual' : 'auto' },
         );
       }
-      if (server.kind !== 'shared') continue;
+      // (connected once, at start-up, to one transport: `shared-transport` reports it, and its fix builds this one per request)
+      if (server.kind !== 'shared' || plan.startupTransport) continue;
       const fix = server.blocker || !(server.hoist || server.factoryCall) ? ('manual' as const) : ('auto' as const);
       const why = server.blocker ? ` ${server.blocker}.` : '';
       const declaration = server.declaration.file === facts.relPath ? facts.nodeAt(server.declaration) : undefined;
