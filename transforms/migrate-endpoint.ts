@@ -244,8 +244,12 @@ function addEnclosingBlocks(edit: FileEdit, fnPath: ASTPath): void {
   }
 }
 
+/** Arrows whose expression body became a block: recast prints them afresh, without the parentheses of a lone parameter. */
+const reprintedArrows = new WeakSet<AnyNode>();
+
 /** `(req, res) => relay('/mcp', req, res)` gets an empty block body to be rewritten into; what it called may be dead. */
 function giveBlockBody(edit: FileEdit, fn: AnyNode): void {
+  reprintedArrows.add(fn);
   for (const name of referencedNames(edit.context.j, fn.body)) edit.dead.add(name);
   fn.body = edit.context.j.blockStatement([]) as unknown as AnyNode;
   fn.expression = false;
@@ -346,7 +350,17 @@ function rewriteEndpoint(edit: FileEdit, plan: EndpointPlan, region: Region): bo
   const body = endpointBody(edit, plan, region, adapter, params, methodCheck, site.fnPath);
   replaceStatements(edit, site, region.kind === 'function' ? body : leaveAfter(adapter, params, body));
   if (!site.fn.async) site.fn.async = true;
+  keepParamParens(edit, site.fn);
   return true;
+}
+
+/** An arrow given a block body loses the parentheses of a lone parameter (`(c) =>` → `async c =>`): keep them as written. */
+function keepParamParens(edit: FileEdit, fn: AnyNode): void {
+  const params = fn.params as AnyNode[];
+  if (!reprintedArrows.has(fn) || fn.type !== 'ArrowFunctionExpression' || params?.length !== 1 || params[0].type !== 'Identifier') return;
+  const param = params[0];
+  if (param.typeAnnotation || typeof param.start !== 'number' || edit.context.parsed[param.start - 1] !== '(') return;
+  param.name = inlinePlaceholder(edit.context, `(${param.name as string})`);
 }
 
 /** `if (req.method === 'POST' && url.pathname === '/mcp')` serves every method of the path now (405 inside). */
