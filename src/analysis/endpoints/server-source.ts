@@ -297,8 +297,9 @@ function transportMadeOutside(facts: FileFacts, region: RegionNode): { name: str
 /**
  * `transport.handleRequest(req, …)` on one transport made once and connected at start-up (`await server.connect(transport)`,
  * shared-transport): the endpoint builds that server and a transport per request instead, and the transport's
- * declaration and its connect go. Only when the transport is used for nothing else and the connect is a statement of its
- * own; the server is then a shared one (it becomes a factory) or a call whose names are module-level.
+ * declaration, its connect and its `close()` on shutdown go. Only when the transport is declared on its own in the
+ * handler's file, used for nothing else, and the connect is a statement of its own; the server is then a shared one (it
+ * becomes a factory, or the call that made it is made per request) or a call of module-level names.
  */
 function startupTransportSource(
   facts: FileFacts,
@@ -318,7 +319,7 @@ function startupTransportSource(
   if (connects.length !== 1) return undefined;
   const [{ call, server }] = connects;
   const connect = statementOf(call);
-  if (!connect || !Node.isExpressionStatement(connect) || !isPlainConnect(connect.getExpression(), call)) return undefined;
+  if (!connect || !Node.isExpressionStatement(connect) || !isWholeStatement(connect.getExpression(), call)) return undefined;
   // (every other use hands a request to it, in a region of this endpoint, or closes it on shutdown: `await transport.close();`)
   const closes: Node[] = [];
   for (const id of uses) {
@@ -335,8 +336,8 @@ function startupTransportSource(
   return { ...served, source: { ...served.source, ...prelude.source }, prelude: prelude.nodes, startup } as ServerSourceResult;
 }
 
-/** `await x.connect(transport)`, `x.connect(transport)` or `void x.connect(transport)` (any call so written), nothing more. */
-function isPlainConnect(expression: Node, call: Node): boolean {
+/** The statement's expression is the call, awaited or voided or not: `await server.connect(transport);`, nothing more. */
+function isWholeStatement(expression: Node, call: Node): boolean {
   if (expression === call) return true;
   return (Node.isAwaitExpression(expression) || Node.isVoidExpression(expression)) && expression.getExpression() === call;
 }
@@ -348,7 +349,7 @@ function closeStatementOf(id: Node): Node | undefined {
   if (!Node.isPropertyAccessExpression(access) || access.getName() !== 'close' || !Node.isCallExpression(call)) return undefined;
   if (call.getExpression() !== access || call.getArguments().length > 0) return undefined;
   const statement = statementOf(call);
-  return Node.isExpressionStatement(statement) && isPlainConnect(statement.getExpression(), call) ? statement : undefined;
+  return Node.isExpressionStatement(statement) && isWholeStatement(statement.getExpression(), call) ? statement : undefined;
 }
 
 /** The server a start-up connect connects: shared (it becomes a factory), or made by a call of module-level names. */
