@@ -516,23 +516,33 @@ function guardPaths(block: Node, child: Node): Node[] {
   const paths: Node[] = [];
   for (const statement of block.getStatements()) {
     if (statement === child) break;
-    const literal = pathGuardLiteral(statement);
-    if (literal) paths.push(literal);
+    const path = guardedPath(statement);
+    if (path) paths.push(path);
   }
   return paths;
 }
 
-/** `if (<path> !== 'lit') <exit>` (no else): the literal, else undefined. */
-export function pathGuardLiteral(statement: Node): Node | undefined {
+/**
+ * `if (<path> !== '/mcp') <exit>` (no else): the path it lets through, else undefined. The path is a string literal,
+ * or a name whose value is likely a path (`if (url.pathname !== MCP_PATH)`, `!== config.mcpPath`).
+ */
+export function guardedPath(statement: Node): Node | undefined {
   if (!Node.isIfStatement(statement) || statement.getElseStatement() || !exits(statement.getThenStatement())) return undefined;
   const condition = statement.getExpression();
   if (!Node.isBinaryExpression(condition)) return undefined;
   const op = condition.getOperatorToken().getKind();
   if (op !== SyntaxKind.ExclamationEqualsEqualsToken && op !== SyntaxKind.ExclamationEqualsToken) return undefined;
-  const [subject, literal] = Node.isStringLiteral(condition.getRight())
-    ? [condition.getLeft(), condition.getRight()]
-    : [condition.getRight(), condition.getLeft()];
-  return Node.isStringLiteral(literal) && PATH_EXPR.test(subject.getText()) ? literal : undefined;
+  const [left, right] = [condition.getLeft(), condition.getRight()];
+  if (Node.isStringLiteral(right)) return isPathSubject(left) ? right : undefined;
+  if (Node.isStringLiteral(left)) return isPathSubject(right) ? left : undefined;
+  if (isPathSubject(left) && isPathName(right)) return right;
+  if (isPathSubject(right) && isPathName(left)) return left;
+  return undefined;
+}
+
+/** A constant or property whose likely value is a path (`MCP_PATH`, `config.path`). */
+function isPathName(node: Node): boolean {
+  return (Node.isIdentifier(node) || Node.isPropertyAccessExpression(node)) && !!likelyString(node)?.startsWith('/');
 }
 
 /** The statement always leaves the function (`return`/`throw`, or a block ending in one). */

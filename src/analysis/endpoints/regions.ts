@@ -11,7 +11,7 @@ import {
   methodPathSubject,
   likelyString,
   methodNamedHandler,
-  pathGuardLiteral,
+  guardedPath,
   resolveHandler,
   routeCalls,
 } from '../routes';
@@ -170,8 +170,8 @@ export function regionAround(node: Node, fn: FunctionNode, depth = 0): RegionNod
   const statements = Node.isBlock(body) ? body.getStatements() : [];
   const at = statements.findIndex((s) => contains(s, node));
   for (let k = at - 1; k >= 0; k--) {
-    const literal = pathGuardLiteral(statements[k]);
-    if (literal) return { kind: 'after-guard', fn, block: body, from: k + 1, methods: functionMethods, path: literal, arrivals, framework };
+    const path = guardedPath(statements[k]);
+    if (path) return { kind: 'after-guard', fn, block: body, from: k + 1, methods: functionMethods, path, arrivals, framework };
     // (`if (req.url === '/sse') { …; return; }` before it: the rest serves every other path, apart from that branch)
     if (isExitingPathBranch(statements[k]))
       return { kind: 'after-guard', fn, block: body, from: k + 1, methods: functionMethods, path: functionPath, arrivals, framework };
