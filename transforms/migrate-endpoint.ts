@@ -422,6 +422,7 @@ function endpointBody(
     parsedBody,
     servedCatch: region.servedCatch,
     servedWithin: region.servedWithin,
+    servedAfter: region.servedAfter,
   };
   if (!v2) {
     const flavor = adapter.access(params)?.flavor;

@@ -2,7 +2,9 @@
 // Origin guard, then the server built the way the old initialize branch built it (its prelude kept), then a fresh
 // stateless transport (2025-11-25) or a createMcpHandler (2026-07-28) serves the request.
 import type { ErrorAnswer, FrameworkAdapter, HandlerParams, RequestAccess, Style } from '../../src/frameworks';
-import type { ServedCatch } from '../../src/analysis/endpoints/model';
+import type { Region, ServedCatch } from '../../src/analysis/endpoints/model';
+
+type ServedAfter = NonNullable<Region['servedAfter']>;
 import { indent, quoted } from '../../src/frameworks/code';
 import { servedInScope } from './request-scope';
 
@@ -43,6 +45,8 @@ export interface BodyInput {
   servedCatch?: ServedCatch;
   /** The call the old handler served inside (`scope.run(value, async () => …)`): the new serve runs in it too. */
   servedWithin?: { callee: string; args: string[] };
+  /** What the old handler ran after serving (`console.log(…)`): it runs after the new serve. */
+  servedAfter?: ServedAfter;
 }
 
 export const METHOD_NOT_ALLOWED: ErrorAnswer = { status: 405, code: -32000, message: 'Method not allowed.', allowPost: true };
@@ -108,7 +112,7 @@ export function statelessBody(
       ...head,
       `try {`,
       `  await ${server}.connect(${transport});`,
-      `  return await ${inScope(input, `${transport}.handleRequest(${webArguments(input, access.request)})`)};`,
+      ...returnServed(input, inScope(input, `${transport}.handleRequest(${webArguments(input, access.request)})`), true).map(indent),
       ...catchClause(input, [`console.error(${s('MCP request failed:')}, error);`, ...failure]),
     ];
   }
@@ -131,7 +135,19 @@ export function statelessBody(
       indent(nodeFailure(access.res, input.style)),
       `}`,
     ]),
+    ...(input.servedAfter?.statements ?? []),
   ];
+}
+
+/**
+ * A Web handler returns what serving answered; with statements the old handler ran after serving, they run before
+ * it returns (`const mcpResponse = await …; console.log(…); return mcpResponse;`).
+ */
+function returnServed(input: BodyInput, serving: string, awaitReturn: boolean): string[] {
+  const after = input.servedAfter;
+  if (!after) return [`return ${awaitReturn ? 'await ' : ''}${serving};`];
+  const result = after.result ?? 'mcpResponse';
+  return [`const ${result} = await ${serving};`, ...after.statements, `return ${result};`];
 }
 
 /** `} catch (…) { … }` closing a `try`: the old handler's own clause when it is kept, else the template's. */
@@ -164,6 +180,8 @@ function inScope(input: BodyInput, serve: string): string {
  * returns (void) too, so `noImplicitReturns` sees a function that may return nothing, as the old one did.
  */
 function valueReturns(input: BodyInput): boolean {
+  // (not when the old handler did more after serving: that runs after the serve, and the function falls off its end as before)
+  if (input.servedAfter) return false;
   return input.server.prelude.some((statement) => /\breturn\s+(?!;)\S/.test(statement));
 }
 
@@ -187,10 +205,13 @@ export function handlerBody(input: BodyInput, handler: { perRequest?: string; ca
     ...(handler.perRequest ? [handler.perRequest] : []),
   ];
   if (access.flavor === 'web')
-    return [...lines, ...served(input, `return ${inScope(input, `${handler.call}.fetch(${webArguments(input, access.request)})`)};`)];
+    return [
+      ...lines,
+      ...served(input, ...returnServed(input, inScope(input, `${handler.call}.fetch(${webArguments(input, access.request)})`), false)),
+    ];
   const body = input.parsedBody ?? access.body;
   const serve = `${valueReturns(input) ? 'return ' : ''}await ${inScope(input, `${handler.call}(${access.req}, ${access.res}${body ? `, ${body}` : ''})`)};`;
-  return [...lines, ...access.handOver, ...served(input, serve)];
+  return [...lines, ...access.handOver, ...served(input, serve), ...(input.servedAfter?.statements ?? [])];
 }
 
 /**
@@ -201,7 +222,7 @@ function webArguments(input: BodyInput, request: string): string {
   return input.parsedBody ? `${request}, { parsedBody: ${input.parsedBody} }` : request;
 }
 
-/** The serve statement, inside the old handler's catch clause when it had one. */
-function served(input: BodyInput, serve: string): string[] {
-  return ownCatch(input) ? ['try {', indent(serve), ...catchClause(input, [])] : [serve];
+/** The serve statements, inside the old handler's catch clause when it had one. */
+function served(input: BodyInput, ...serve: string[]): string[] {
+  return ownCatch(input) ? ['try {', ...serve.map(indent), ...catchClause(input, [])] : serve;
 }

@@ -34,6 +34,7 @@ import {
 import { SessionMachinery, sessionSiteNodes, sessionStateCalls, transportSites, type TransportSite } from './sites';
 import { regionStatements, serverSourceOf, type StartupTransport } from './server-source';
 import { servedCatchOf, servedWithinOf } from './served-catch';
+import { servedAfterBlocker, servedAfterOf, servedResultOf } from './served-after';
 import { isTestFile } from './classify';
 import { messageTakeoverOf } from './bridge';
 import { exportedCallerOf } from './leftovers';
@@ -285,11 +286,23 @@ function planOf(group: DraftRegion[], relPath: RelPathOf, local: boolean): Endpo
   const machinery = new SessionMachinery(source.facts, handling(source).block);
   // (the handler rewritten in place keeps its own logging; a new endpoint does not take the stream route's)
   const inPlace = source === primary && !source.helper && source.roles.has('streamable');
-  const carried = [...requestValues(source), ...servedBodies(source), ...servedWrapperArguments(source)];
+  // (what the handler rewritten in place did after serving, `console.log(…took…)`, runs after the new serve)
+  const serve = inPlace ? oneServe(source) : undefined;
+  const tail = serve ? servedAfterOf(source.node.block, serve, machinery) : [];
+  const carried = [...requestValues(source), ...servedBodies(source), ...servedWrapperArguments(source), ...tail];
   const others = group.filter((r) => r !== source).map((r) => handling(r).block);
   const server = serverSourceOf(handling(source), source.facts, machinery, relPath, { carried, logs: inPlace }, others);
+  const tailBlocker = tail.length > 0 ? servedAfterBlocker(source.node.fn, serve!, tail, server.prelude ?? []) : undefined;
+  if (tailBlocker && server.source.kind !== 'unknown') server.source = { kind: 'unknown', why: tailBlocker };
   if (source.helper) server.source = liftedServer(server.source, source.helper, group);
   const regions = ordered.map((r) => regionPlan(r, relPath, r === primary));
+  if (tail.length > 0 && !tailBlocker) {
+    const result = servedResultOf(serve!)?.getName();
+    regions[ordered.indexOf(source)].servedAfter = {
+      statements: tail.map((statement) => templateText(statement)),
+      ...(result ? { result } : {}),
+    };
+  }
   // (routes mounted where the analysis cannot follow, when the old transport names its messages URL: the prefix)
   const advertised = advertisedPrefix(ordered);
   if (advertised) {
@@ -460,6 +473,12 @@ function servedWrapperArguments(draft: DraftRegion): Node[] {
   const serves = draft.sites.filter((s) => s.kind !== 'sse-stream' && Node.isCallExpression(s.node));
   const within = serves.length === 1 ? servedWithinOf(draft.node.fn, serves[0].node) : undefined;
   return within ? within.getArguments().slice(0, -1) : [];
+}
+
+/** The region's one call that hands the transport a request (`transport.handleRequest(…)`), when it has one. */
+function oneServe(draft: DraftRegion): Node | undefined {
+  const serves = draft.sites.filter((s) => s.kind !== 'sse-stream' && Node.isCallExpression(s.node));
+  return serves.length === 1 ? serves[0].node : undefined;
 }
 
 /**

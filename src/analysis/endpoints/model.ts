@@ -109,6 +109,12 @@ export interface Region {
    * callback, as written.
    */
   servedWithin?: { callee: string; args: string[] };
+  /**
+   * What the old handler ran after the transport handled the request (`console.log(…)`, `metrics.count(…)`), as
+   * written, in template indentation: the new endpoint runs it after its serve. Session bookkeeping is not in it.
+   * `result`: the local a Web handler kept the served Response in (`const response = await transport.handleRequest(…)`).
+   */
+  servedAfter?: { statements: string[]; result?: string };
 }
 
 /** A catch clause as written: its variable (absent for `catch {`) and its statements, in template indentation. */
