@@ -1,6 +1,6 @@
 // Builds the endpoint plans of a project, once per analysis: transport sites → request regions → endpoints (regions
 // linked by a shared session store, one receiver and path, or one request listener) → one plan each, with a verdict.
-import { Node, SyntaxKind, ts, type Project, type SourceFile } from 'ts-morph';
+import { Node, SyntaxKind, ts, type CallExpression, type Project, type SourceFile } from 'ts-morph';
 import { FileFacts } from '../file-facts';
 import { likelyString, resolveHandler, routeCalls, staticString } from '../routes';
 import { descendantsOfKind, identifiersReferringTo, identifiersWithin, nodesOfKind } from '../node-index';
@@ -292,7 +292,8 @@ function planOf(group: DraftRegion[], relPath: RelPathOf, local: boolean): Endpo
   const carried = [...requestValues(source), ...servedBodies(source), ...servedWrapperArguments(source), ...tail];
   const others = group.filter((r) => r !== source).map((r) => handling(r).block);
   const server = serverSourceOf(handling(source), source.facts, machinery, relPath, { carried, logs: inPlace }, others);
-  const tailBlocker = tail.length > 0 ? servedAfterBlocker(source.node.fn, serve!, tail, server.prelude ?? []) : undefined;
+  const tailBlocker =
+    tail.length > 0 ? servedAfterBlocker(rewrittenStatements(source.node), serve!, tail, server.prelude ?? []) : undefined;
   if (tailBlocker && server.source.kind !== 'unknown') server.source = { kind: 'unknown', why: tailBlocker };
   if (source.helper) server.source = liftedServer(server.source, source.helper, group);
   const regions = ordered.map((r) => regionPlan(r, relPath, r === primary));
@@ -475,6 +476,11 @@ function servedWrapperArguments(draft: DraftRegion): Node[] {
   return within ? within.getArguments().slice(0, -1) : [];
 }
 
+/** The statements a rewrite of the region replaces: its block's, after the path guard for an `after-guard` region. */
+function rewrittenStatements(region: RegionNode): Node[] {
+  return Node.isBlock(region.block) ? region.block.getStatements().slice(region.from ?? 0) : [region.block];
+}
+
 /** The region's one call that hands the transport a request (`transport.handleRequest(…)`), when it has one. */
 function oneServe(draft: DraftRegion): Node | undefined {
   const serves = draft.sites.filter((s) => s.kind !== 'sse-stream' && Node.isCallExpression(s.node));
@@ -488,9 +494,19 @@ function oneServe(draft: DraftRegion): Node | undefined {
 function servedBodies(draft: DraftRegion): Node[] {
   // (a helper's body is read under the helper's parameter names, not the route's)
   if (draft.helper) return [];
-  return draft.sites.flatMap((s) =>
-    s.kind !== 'sse-stream' && Node.isCallExpression(s.node) && s.node.getArguments()[2] ? [s.node.getArguments()[2]] : [],
-  );
+  return draft.sites.flatMap((s) => {
+    const body = s.kind !== 'sse-stream' && Node.isCallExpression(s.node) ? handedBody(s.node) : undefined;
+    return body ? [body] : [];
+  });
+}
+
+/** The parsed body a serve call hands over: Node's `handleRequest(req, res, body)`, Web's `handleRequest(request, { parsedBody })`. */
+function handedBody(serve: CallExpression): Node | undefined {
+  const [, second, third] = serve.getArguments();
+  if (third) return third;
+  const option = second && Node.isObjectLiteralExpression(second) ? second.getProperty('parsedBody') : undefined;
+  if (Node.isPropertyAssignment(option)) return option.getInitializer();
+  return Node.isShorthandPropertyAssignment(option) ? option.getNameNode() : undefined;
 }
 
 /**

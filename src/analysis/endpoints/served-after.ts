@@ -4,7 +4,7 @@
 // sessions.
 import { Node } from 'ts-morph';
 import type { SessionMachinery } from './sites';
-import { contains, firstLine, freeIdentifiers, statementOf, valueSymbol, type FunctionNode } from './spans';
+import { contains, firstLine, freeIdentifiers, statementOf, valueSymbol } from './spans';
 
 /**
  * The statements that run after `serve` on the way out of `block` (the region's block): those after the serve's
@@ -43,18 +43,19 @@ function returnsServed(statement: Node, serve: Node): boolean {
 }
 
 /**
- * Why the tail cannot follow the new serve: a statement of it reads a local of the handler that neither the tail nor
- * the kept prelude declares (the session code computed it, or the server the old code built). Undefined when it can.
+ * Why the tail cannot follow the new serve: a statement of it reads a local of the rewritten statements (`rewritten`,
+ * the region's) that neither the tail nor the kept prelude declares (the session code computed it, or the server the
+ * old code built), or it answers the request another way. Undefined when it can.
  */
-export function servedAfterBlocker(fn: FunctionNode, serve: Node, tail: Node[], prelude: Node[]): string | undefined {
-  const result = servedResultOf(serve);
-  const declared = [...tail, ...prelude, ...(result ? [result] : [])];
+export function servedAfterBlocker(rewritten: Node[], serve: Node, tail: Node[], prelude: Node[]): string | undefined {
   const answer = tail.find((statement) => Node.isReturnStatement(statement));
   if (answer) return `the handler answers \`${firstLine(answer)}\` after serving`;
+  const result = servedResultOf(serve);
+  const declared = [...tail, ...prelude, ...(result ? [result] : [])];
   const leaked = tail.find((statement) =>
     freeIdentifiers(statement).some((id) => {
       const declaration = valueSymbol(id)?.getDeclarations()[0];
-      if (!declaration || !contains(fn, declaration) || fn.getParameters().some((p) => contains(p, declaration))) return false;
+      if (!declaration || !rewritten.some((r) => contains(r, declaration))) return false;
       return !declared.some((d) => contains(d, declaration));
     }),
   );
