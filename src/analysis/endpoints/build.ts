@@ -34,7 +34,7 @@ import {
 import { SessionMachinery, sessionSiteNodes, sessionStateCalls, transportSites, type TransportSite } from './sites';
 import { regionStatements, serverSourceOf, type StartupTransport } from './server-source';
 import { servedCatchOf, servedWithinOf } from './served-catch';
-import { servedAfterBlocker, servedAfterOf, servedResultOf } from './served-after';
+import { servedAfterKept, servedAfterOf, servedResultOf } from './served-after';
 import { isTestFile } from './classify';
 import { messageTakeoverOf } from './bridge';
 import { exportedCallerOf } from './leftovers';
@@ -292,15 +292,14 @@ function planOf(group: DraftRegion[], relPath: RelPathOf, local: boolean): Endpo
   const carried = [...requestValues(source), ...servedBodies(source), ...servedWrapperArguments(source), ...tail];
   const others = group.filter((r) => r !== source).map((r) => handling(r).block);
   const server = serverSourceOf(handling(source), source.facts, machinery, relPath, { carried, logs: inPlace }, others);
-  const tailBlocker =
-    tail.length > 0 ? servedAfterBlocker(rewrittenStatements(source.node), serve!, tail, server.prelude ?? []) : undefined;
-  if (tailBlocker && server.source.kind !== 'unknown') server.source = { kind: 'unknown', why: tailBlocker };
+  const after = tail.length > 0 ? servedAfterKept(rewrittenStatements(source.node), serve!, tail, server.prelude ?? []) : { kept: [] };
+  if (after.blocker && server.source.kind !== 'unknown') server.source = { kind: 'unknown', why: after.blocker };
   if (source.helper) server.source = liftedServer(server.source, source.helper, group);
   const regions = ordered.map((r) => regionPlan(r, relPath, r === primary));
-  if (tail.length > 0 && !tailBlocker) {
+  if (after.kept.length > 0) {
     const result = servedResultOf(serve!)?.getName();
     regions[ordered.indexOf(source)].servedAfter = {
-      statements: tail.map((statement) => templateText(statement)),
+      statements: after.kept.map((statement) => templateText(statement)),
       ...(result ? { result } : {}),
     };
   }

@@ -43,23 +43,29 @@ function returnsServed(statement: Node, serve: Node): boolean {
 }
 
 /**
- * Why the tail cannot follow the new serve: a statement of it reads a local of the rewritten statements (`rewritten`,
- * the region's) that neither the tail nor the kept prelude declares (the session code computed it, or the server the
- * old code built), or it answers the request another way. Undefined when it can.
+ * The tail as the new serve runs it. A statement that reads a local of the rewritten statements (`rewritten`, the
+ * region's) which neither the kept tail nor the kept prelude declares reads what only the session code computed
+ * (`if (progressTimer) clearInterval(progressTimer)` after a progress loop that ran through the session's server): it
+ * is session code, and goes with it. `blocker`: the tail answers the request another way (`return res.json(…)`), which
+ * the new serve cannot follow.
  */
-export function servedAfterBlocker(rewritten: Node[], serve: Node, tail: Node[], prelude: Node[]): string | undefined {
+export function servedAfterKept(rewritten: Node[], serve: Node, tail: Node[], prelude: Node[]): { kept: Node[]; blocker?: string } {
   const answer = tail.find((statement) => Node.isReturnStatement(statement));
-  if (answer) return `the handler answers \`${firstLine(answer)}\` after serving`;
+  if (answer) return { kept: [], blocker: `the handler answers \`${firstLine(answer)}\` after serving` };
   const result = servedResultOf(serve);
-  const declared = [...tail, ...prelude, ...(result ? [result] : [])];
-  const leaked = tail.find((statement) =>
-    freeIdentifiers(statement).some((id) => {
-      const declaration = valueSymbol(id)?.getDeclarations()[0];
-      if (!declaration || !rewritten.some((r) => contains(r, declaration))) return false;
-      return !declared.some((d) => contains(d, declaration));
-    }),
-  );
-  return leaked && `the handler runs \`${firstLine(leaked)}\` after serving, with values its session code computed`;
+  let kept = tail;
+  for (let changed = true; changed;) {
+    const declared = [...kept, ...prelude, ...(result ? [result] : [])];
+    const next = kept.filter((statement) =>
+      freeIdentifiers(statement).every((id) => {
+        const declaration = valueSymbol(id)?.getDeclarations()[0];
+        return !declaration || !rewritten.some((r) => contains(r, declaration)) || declared.some((d) => contains(d, declaration));
+      }),
+    );
+    changed = next.length < kept.length;
+    kept = next;
+  }
+  return { kept };
 }
 
 /**
