@@ -81,6 +81,8 @@ describe('apply --target 2025-11-25, end to end', () => {
         await probeEndpoint(new URL(endpointPath, server.url), manifest, server.port);
       }
       await expectGone(server, manifest);
+      if (manifest.expectStdout)
+        await expect.poll(() => server.stdout(), 'what the handler ran after serving').toContain(manifest.expectStdout);
 
       const before = snapshot(dir);
       const again = apply({ paths: [dir], cwd: dir, allowDirty: true, target: '2025-11-25' });

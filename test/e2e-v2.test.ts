@@ -128,6 +128,8 @@ describe('apply --target 2026-07-28, end to end', () => {
         await probeEndpoint(new URL(endpointPath, server.url), manifest, server.port, stateful);
       }
       await expectGone(server, manifest);
+      if (manifest.expectStdout)
+        await expect.poll(() => server.stdout(), 'what the handler ran after serving').toContain(manifest.expectStdout);
 
       const again = apply({ paths: [dir], cwd: dir, allowDirty: true, target: '2026-07-28', unsafe: stateful });
       expect(again.changes).toEqual([]);

@@ -202,6 +202,8 @@ describe('unmigrated fixture servers work with the official client', () => {
           try {
             await client.connect(transport);
             await listAndCall(client, manifest);
+            // (the log line the migrated server must still print: the unmigrated one prints it, so its absence means something)
+            if (manifest.expectStdout) await expect.poll(() => server.stdout()).toContain(manifest.expectStdout);
           } catch (error) {
             throw new Error(`${String(error)}\nserver stderr:\n${server.stderr()}`, { cause: error });
           }

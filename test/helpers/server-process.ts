@@ -43,6 +43,8 @@ export interface FixtureManifest {
   notes?: string;
   /** The server speaks MCP over stdio (no HTTP): the test drives it with StdioClientTransport. */
   stdio?: boolean;
+  /** Text the server prints to stdout once the tool was called: what the handler does after serving still runs. */
+  expectStdout?: string;
   /** A non-MCP smoke check for HTTP fixtures without an MCP endpoint: GET path, status, content type, body prefix. */
   probe?: { path: string; expectStatus: number; expectContentType?: string; expectBody?: string };
   /** What the migrated server serves beyond mcpPath (the end-to-end suites check it). */

@@ -51,6 +51,7 @@ import {
   sameReceiver,
   spanOf,
   templateText,
+  templateTextWithComments,
   unwrapExpression,
   type FunctionNode,
   type RelPathOf,
@@ -299,7 +300,7 @@ function planOf(group: DraftRegion[], relPath: RelPathOf, local: boolean): Endpo
   if (after.kept.length > 0) {
     const result = servedResultOf(serve!)?.getName();
     regions[ordered.indexOf(source)].servedAfter = {
-      statements: after.kept.map((statement) => templateText(statement)),
+      statements: after.kept.map((statement) => templateTextWithComments(statement)),
       ...(result ? { result } : {}),
     };
   }

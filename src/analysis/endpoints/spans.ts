@@ -139,6 +139,13 @@ export function templateText(node: Node, text = node.getText()): string {
     .join('\n');
 }
 
+/** A statement's code as a template writes it (see templateText), with the comments on the lines before it. */
+export function templateTextWithComments(statement: Node): string {
+  const [first] = statement.getLeadingCommentRanges();
+  if (!first) return templateText(statement);
+  return templateText(statement, statement.getSourceFile().getFullText().slice(first.getPos(), statement.getEnd()));
+}
+
 /** The methods that configure a server (`server.tool(…)`, `server.setRequestHandler(…)`). */
 export const SERVER_CONFIG_METHODS =
   /^(?:tool|registerTool|resource|registerResource|prompt|registerPrompt|setRequestHandler|setNotificationHandler|registerCapabilities|addTool|addResource|addPrompt)$/;
