@@ -3,10 +3,10 @@
 // stateless transport (2025-11-25) or a createMcpHandler (2026-07-28) serves the request.
 import type { ErrorAnswer, FrameworkAdapter, HandlerParams, RequestAccess, Style } from '../../src/frameworks';
 import type { Region, ServedCatch } from '../../src/analysis/endpoints/model';
-
-type ServedAfter = NonNullable<Region['servedAfter']>;
 import { indent, quoted } from '../../src/frameworks/code';
 import { servedInScope } from './request-scope';
+
+type ServedAfter = NonNullable<Region['servedAfter']>;
 
 /** Where the v1 SDK's Web-standard Streamable HTTP transport is imported from (a fetch handler's, 2025-11-25). */
 export const V1_WEB_TRANSPORT = [
